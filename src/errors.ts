@@ -1,0 +1,32 @@
+/** The codes an mdclaim operation can fail with; the CLI maps each to one exit status. */
+export type ErrorCode =
+  | 'CONFLICT' // held by another, not the holder, already finished, or blocked
+  | 'NOT_FOUND' // no task with that id
+  | 'NO_TASK' // nothing claimable (next) or nothing matches
+  | 'USAGE' // bad argument or option
+  | 'LOCK_TIMEOUT' // could not take the lock before the deadline
+  | 'IO' // the file system said no
+  | 'VERIFY' // the write did not read back as written
+  | 'UNSUPPORTED_FS'; // network file system without opt-in
+
+/**
+ * The one error class mdclaim throws. `code` says what kind of failure it is;
+ * `holder` names who holds the task when `code` is `CONFLICT` and someone does.
+ */
+export class MdclaimError extends Error {
+  readonly code: ErrorCode;
+  readonly holder?: string;
+  readonly file?: string;
+
+  constructor(code: ErrorCode, message: string, details: { holder?: string; file?: string; cause?: unknown } = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = 'MdclaimError';
+    this.code = code;
+    if (details.holder !== undefined) this.holder = details.holder;
+    if (details.file !== undefined) this.file = details.file;
+  }
+}
+
+export function usage(message: string): MdclaimError {
+  return new MdclaimError('USAGE', message);
+}

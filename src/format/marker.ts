@@ -1,0 +1,112 @@
+import { bytes, type ByteString } from './bytes.js';
+
+export type Status = 'open' | 'blocked' | 'claimed' | 'done' | 'failed';
+
+/** A status marker as read from a line: `[ ]`, `[⏰]`, `[🟡, by, at]`, `[✅ commit, by]`, `[❌, by]`, `[x]`. */
+export interface Marker {
+  status: Status;
+  /** Byte offset just past the closing `]`. */
+  end: number;
+  by?: string;
+  /** RFC 3339 text exactly as written in the marker. */
+  claimedAt?: string;
+  commit?: string;
+}
+
+// The emoji as they appear in a latin1 byte string (their UTF-8 bytes).
+const CLAIMED = bytes('🟡');
+const DONE = bytes('✅');
+const FAILED = bytes('❌');
+const BLOCKED = bytes('⏰');
+const VS16 = bytes('\uFE0F'); // emoji presentation selector some editors add
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
+const TOKEN = /^[^\s,\]]+$/;
+const BY = /^[A-Za-z0-9._:@-]{1,64}$/;
+
+/** Is `by` a valid claimant id (the adw_id): 1–64 of `[A-Za-z0-9._:@-]`? */
+export function isValidBy(by: string): boolean {
+  return BY.test(by);
+}
+
+/** Does a task's marker end here: a space, a tab, a line ending or the end of the file? */
+function endsToken(src: ByteString, pos: number): boolean {
+  if (pos >= src.length) return true;
+  const c = src.charCodeAt(pos);
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}
+
+/**
+ * Read a status marker starting at `pos` (which must be a `[`). Returns null
+ * when the bytes there are not one of the markers the format knows, so prose
+ * such as `[link]` or Obsidian's `[/]` is never mistaken for a task.
+ */
+export function parseMarker(src: ByteString, pos: number): Marker | null {
+  if (src.charCodeAt(pos) !== 0x5b /* [ */) return null;
+  const close = src.indexOf(']', pos + 1);
+  if (close < 0 || !endsToken(src, close + 1)) return null;
+  // A marker is short and lives on one line.
+  if (close - pos > 200) return null;
+  const inner = src.slice(pos + 1, close);
+  if (inner.includes('\n') || inner.includes('\r')) return null;
+  const end = close + 1;
+
+  if (inner === '' || inner === ' ') return { status: 'open', end };
+  if (inner === 'x' || inner === 'X') return { status: 'done', end };
+  if (inner === BLOCKED || inner === BLOCKED + VS16) return { status: 'blocked', end };
+
+  for (const [emoji, status] of [[CLAIMED, 'claimed'], [DONE, 'done'], [FAILED, 'failed']] as const) {
+    if (!inner.startsWith(emoji)) continue;
+    let rest = inner.slice(emoji.length);
+    if (rest.startsWith(VS16)) rest = rest.slice(VS16.length);
+    return readFields(rest, status, end);
+  }
+  return null;
+}
+
+/** The fields after the emoji: `, by, at` (claimed), ` commit, by` (done), `, by` (failed). */
+function readFields(rest: string, status: 'claimed' | 'done' | 'failed', end: number): Marker | null {
+  const marker: Marker = { status, end };
+  let head = rest;
+  let fields: string[] = [];
+  const comma = rest.indexOf(',');
+  if (comma >= 0) {
+    head = rest.slice(0, comma);
+    fields = rest.slice(comma + 1).split(',').map((f) => f.trim());
+  }
+  const commit = head.trim();
+  if (commit !== '') {
+    // Only a done marker carries a word before its first comma (the commit).
+    if (status !== 'done' || !/^\s/.test(head) || !TOKEN.test(commit)) return null;
+    marker.commit = commit;
+  }
+  const max = status === 'claimed' ? 2 : 1;
+  if (fields.length > max || fields.some((f) => !TOKEN.test(f))) return null;
+  if (fields[0] !== undefined) marker.by = fields[0];
+  if (fields[1] !== undefined) {
+    if (!RFC3339.test(fields[1])) return null;
+    marker.claimedAt = fields[1];
+  }
+  return marker;
+}
+
+/** Write a marker for a status (as UTF-8 text; callers encode). */
+export function renderMarker(m: { status: Status; by?: string; claimedAt?: string; commit?: string }): string {
+  switch (m.status) {
+    case 'open':
+      return '[ ]';
+    case 'blocked':
+      return '[⏰]';
+    case 'claimed':
+      return `[🟡${m.by ? `, ${m.by}` : ''}${m.by && m.claimedAt ? `, ${m.claimedAt}` : ''}]`;
+    case 'done':
+      return `[✅${m.commit ? ` ${m.commit}` : ''}${m.by ? `, ${m.by}` : ''}]`;
+    case 'failed':
+      return `[❌${m.by ? `, ${m.by}` : ''}]`;
+  }
+}
+
+/** The claim timestamp: RFC 3339 UTC to the second, as `2026-11-30T04:06:29Z`. */
+export function formatClaimedAt(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19) + 'Z';
+}

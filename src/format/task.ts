@@ -1,0 +1,81 @@
+import { utf8, type ByteString } from './bytes.js';
+import type { Status } from './marker.js';
+import type { TaskLine } from './scan.js';
+
+/** A task as the library and `--json` show it. */
+export interface Task {
+  /** Stable while the text is unchanged: a `KEY-123` the text starts with, else a hash of the text. */
+  id: string;
+  /** The description after the marker, tags included; a failed line's ` // Failed: …` is `reason`. */
+  text: string;
+  /** 1-based line number. */
+  line: number;
+  status: Status;
+  by?: string;
+  claimedAt?: string;
+  commit?: string;
+  reason?: string;
+  section?: string;
+  tags: string[];
+}
+
+export const FAILED_SEP = ' // Failed:';
+
+/**
+ * Byte range of the task's text: after the marker and its blanks, before
+ * trailing whitespace, and for a failed task before ` // Failed:`.
+ */
+export function textRange(src: ByteString, t: TaskLine): [number, number] {
+  let s = t.marker.end;
+  let e = t.end;
+  if (t.marker.status === 'failed') {
+    const at = src.indexOf(FAILED_SEP, s);
+    if (at >= 0 && at < e) e = at;
+  }
+  while (s < e && isBlank(src.charCodeAt(s))) s++;
+  while (e > s && isBlank(src.charCodeAt(e - 1))) e--;
+  return [s, e];
+}
+
+function isBlank(c: number): boolean {
+  return c === 0x20 || c === 0x09;
+}
+
+/** A failed line's reason: what follows ` // Failed:`, trimmed. */
+function reasonOf(src: ByteString, t: TaskLine): string | undefined {
+  const at = src.indexOf(FAILED_SEP, t.marker.end);
+  if (at < 0 || at >= t.end) return undefined;
+  return utf8(src, at + FAILED_SEP.length, t.end).trim();
+}
+
+// `{opus}` or `{sonnet, adw_plan_implement_update_task}`: a brace group of tag words, outside code spans.
+const TAG_GROUP = /\{\s*([\w.:/@+-]+(?:\s*,\s*[\w.:/@+-]+)*)\s*\}/g;
+
+export function parseTags(text: string): string[] {
+  if (!text.includes('{')) return [];
+  const prose = text.replace(/`[^`]*`/g, '');
+  const tags: string[] = [];
+  for (const m of prose.matchAll(TAG_GROUP)) {
+    for (const tag of m[1]!.split(',')) {
+      const t = tag.trim();
+      if (!tags.includes(t)) tags.push(t);
+    }
+  }
+  return tags;
+}
+
+/** Build the public view of a scanned line; `id` is filled in by the caller that knows the whole board. */
+export function toTask(src: ByteString, t: TaskLine, id: string): Task {
+  const m = t.marker;
+  const [s, e] = textRange(src, t);
+  const text = utf8(src, s, e);
+  const task: Task = { id, text, line: t.line, status: m.status, tags: parseTags(text) };
+  if (m.by !== undefined) task.by = m.by;
+  if (m.claimedAt !== undefined) task.claimedAt = m.claimedAt;
+  if (m.commit !== undefined) task.commit = m.commit;
+  const reason = m.status === 'failed' ? reasonOf(src, t) : undefined;
+  if (reason !== undefined) task.reason = reason;
+  if (t.section !== undefined) task.section = t.section;
+  return task;
+}
+
