@@ -1,0 +1,33 @@
+import { MdclaimError } from '../errors.js';
+import type { Task } from '../format/task.js';
+
+/** Why `task` cannot be claimed now: one line naming the holder where there is one. */
+export function notClaimable(task: Task): MdclaimError {
+  const holder = task.by === undefined ? {} : { holder: task.by };
+  switch (task.status) {
+    case 'claimed':
+      return new MdclaimError('CONFLICT', `${task.id} already claimed${by(task)}${task.claimedAt ? ` since ${task.claimedAt}` : ''}`, holder);
+    case 'done':
+      return new MdclaimError('CONFLICT', `${task.id} already done${by(task)}`, holder);
+    case 'failed':
+      return new MdclaimError('CONFLICT', `${task.id} already failed${by(task)}`, holder);
+    case 'blocked':
+      return new MdclaimError('CONFLICT', `${task.id} is blocked: tasks above it${task.section ? ` in "${task.section}"` : ''} are not all done`);
+    default:
+      return new MdclaimError('CONFLICT', `${task.id} cannot be claimed`);
+  }
+}
+
+/** Only the holder may heartbeat, finish or release a claim. */
+export function notHolder(task: Task, who: string): MdclaimError {
+  if (task.status !== 'claimed') {
+    if (task.status === 'done' || task.status === 'failed') return notClaimable(task);
+    return new MdclaimError('CONFLICT', `${task.id} is not claimed by anyone (it is ${task.status})`);
+  }
+  if (task.by === undefined) return new MdclaimError('CONFLICT', `${task.id} is claimed by someone unnamed, not ${who}`);
+  return new MdclaimError('CONFLICT', `${task.id} is claimed by ${task.by}, not ${who}`, { holder: task.by });
+}
+
+function by(task: Task): string {
+  return task.by === undefined ? '' : ` by ${task.by}`;
+}
