@@ -1,0 +1,87 @@
+import { usage } from '../errors.js';
+
+export interface Parsed {
+  command: string | undefined;
+  positionals: string[];
+  flags: Map<string, string[]>;
+}
+
+interface FlagSpec {
+  /** Takes a value (`--file PATH`) rather than being a switch (`--json`). */
+  value: boolean;
+  /** Short alias, without the dash. */
+  short?: string;
+}
+
+export const FLAGS: Record<string, FlagSpec> = {
+  file: { value: true, short: 'f' },
+  by: { value: true },
+  json: { value: false },
+  quiet: { value: false, short: 'q' },
+  help: { value: false, short: 'h' },
+  version: { value: false, short: 'V' },
+  lease: { value: true },
+  tag: { value: true },
+  section: { value: true },
+  status: { value: true },
+  commit: { value: true },
+  reason: { value: true },
+  ttl: { value: true },
+  'dry-run': { value: false },
+  'include-untimed': { value: false },
+  write: { value: true },
+  durable: { value: false },
+  'lock-timeout': { value: true },
+};
+
+const SHORT = new Map(Object.entries(FLAGS).flatMap(([name, spec]) => (spec.short ? [[spec.short, name] as const] : [])));
+
+/** Split argv into the command, its positionals and its flags (`--name value`, `--name=value`, `-f value`). */
+export function parseArgs(argv: readonly string[]): Parsed {
+  const flags = new Map<string, string[]>();
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    let name: string | undefined;
+    let inline: string | undefined;
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
+      if (eq >= 0) inline = arg.slice(eq + 1);
+    } else if (/^-[A-Za-z]$/.test(arg)) {
+      name = SHORT.get(arg.slice(1));
+      if (name === undefined) throw usage(`unknown option ${arg} (see mdclaim --help)`);
+    } else {
+      positionals.push(arg);
+      continue;
+    }
+    const spec = FLAGS[name];
+    if (!spec) throw usage(`unknown option --${name} (see mdclaim --help)`);
+    let value = 'true';
+    if (spec.value) {
+      if (inline !== undefined) value = inline;
+      else if (i + 1 < argv.length) value = argv[++i]!;
+      else throw usage(`--${name} needs a value`);
+    } else if (inline !== undefined) {
+      throw usage(`--${name} takes no value`);
+    }
+    flags.set(name, [...(flags.get(name) ?? []), value]);
+  }
+  return { command: positionals.shift(), positionals, flags };
+}
+
+/** The single value of a flag; giving it twice is a usage error (only --tag repeats). */
+export function one(p: Parsed, name: string): string | undefined {
+  const values = p.flags.get(name);
+  if (!values) return undefined;
+  if (values.length > 1) throw usage(`--${name} given more than once`);
+  return values[0];
+}
+
+export function has(p: Parsed, name: string): boolean {
+  return p.flags.has(name);
+}

@@ -1,0 +1,76 @@
+/** What each command takes, for --help and for rejecting flags that do not apply. */
+export interface CommandSpec {
+  args: 'none' | 'task' | 'text';
+  flags: string[];
+  summary: string;
+}
+
+const COMMON = ['file', 'json', 'help', 'write', 'durable', 'lock-timeout'];
+
+export const COMMANDS: Record<string, CommandSpec> = {
+  list: { args: 'none', flags: ['status', 'tag', 'section'], summary: 'print the tasks (filter with --status, --tag, --section)' },
+  next: { args: 'none', flags: ['by', 'lease', 'tag', 'section', 'quiet'], summary: 'claim the first claimable task in file order' },
+  claim: { args: 'task', flags: ['by', 'lease', 'quiet'], summary: 'claim one task by id' },
+  heartbeat: { args: 'task', flags: ['by', 'lease'], summary: "renew your claim's timestamp" },
+  done: { args: 'task', flags: ['by', 'commit'], summary: 'mark your task done' },
+  fail: { args: 'task', flags: ['by', 'reason'], summary: 'mark your task failed, with a reason' },
+  release: { args: 'task', flags: ['by'], summary: 'give your task back, open' },
+  reap: { args: 'none', flags: ['ttl', 'dry-run', 'include-untimed'], summary: 'reopen claims older than the TTL (run it from cron)' },
+  add: { args: 'text', flags: ['section', 'quiet'], summary: 'append an open task' },
+};
+
+export function allowedFlags(command: string): Set<string> {
+  return new Set([...COMMON, ...(COMMANDS[command]?.flags ?? [])]);
+}
+
+export const HELP = `mdclaim — race-safe task claims in a shared markdown tasks.md
+
+Usage: mdclaim <command> [task] [options]
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${(name + (c.args === 'task' ? ' <task>' : c.args === 'text' ? ' <text>' : '')).padEnd(18)}${c.summary}`)
+  .join('\n')}
+
+Options:
+  -f, --file PATH       the board (default ./tasks.md, or MDCLAIM_FILE)
+      --by ID           who claims: 1-64 of [A-Za-z0-9._:@-] (or MDCLAIM_BY;
+                        next/claim make up an 8-hex id when none is given)
+      --json            print exactly one JSON document on stdout
+  -q, --quiet           next/claim/add: print only the task id
+      --lease D         claims older than D may be taken over (default 30m)
+      --tag T           next/list: only tasks with tag T (repeat: all of them)
+      --section S       next/list: only tasks under heading S or worktree S;
+                        add: append to section S (created if missing)
+      --status S        list: only tasks in status S
+      --commit C        done: the commit that did it
+      --reason R        fail: why (kept on the task's line)
+      --ttl D           reap: claims older than D are reopened (default 30m)
+      --dry-run         reap: say what would be reopened, change nothing
+      --include-untimed reap: also reopen claims with no timestamp
+      --write MODE      auto (default) or replace: always write a new file and
+                        rename it over (or MDCLAIM_WRITE)
+      --durable         fsync before returning
+      --lock-timeout D  give up waiting for the lock after D (default 10s)
+  -h, --help            show this help (mdclaim <command> --help for one)
+  -V, --version         print the version
+
+Durations: 1500ms, 90s, 30m, 2h, 1d.
+
+Exit status:
+  0  ok
+  1  runtime failure (missing file, I/O, lock timeout)
+  2  usage error (unknown command or option, bad --by, bad duration)
+  3  nothing to do: no task matches, or nothing claimable
+  4  conflict: held by another, not the holder, already done or failed, blocked
+
+Example:
+  id=$(mdclaim next --by "$AGENT" -q) && work "$id" && mdclaim done "$id" --by "$AGENT"
+`;
+
+export function commandHelp(command: string): string {
+  const c = COMMANDS[command]!;
+  const arg = c.args === 'task' ? ' <task>' : c.args === 'text' ? ' <text>' : '';
+  const flags = [...c.flags, 'file', 'json'].map((f) => `--${f}`).join(' ');
+  return `mdclaim ${command}${arg} [options]\n\n${c.summary}.\n\nOptions: ${flags}\n(see mdclaim --help for what each means and for exit statuses)\n`;
+}

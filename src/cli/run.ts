@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import { MdclaimError, usage } from '../errors.js';
+import type { Task } from '../format/task.js';
+import { has, one, parseArgs, type Parsed } from './args.js';
+import { EXIT } from './exit.js';
+import { allowedFlags, commandHelp, COMMANDS, HELP } from './help.js';
+
+export interface Output {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+/** Run one command line; returns the exit status. Errors are thrown for the caller's single error map. */
+export async function run(argv: readonly string[], io: Output): Promise<number> {
+  const p = parseArgs(argv);
+  if (has(p, 'version')) {
+    io.out(await version());
+    return EXIT.OK;
+  }
+  if (p.command === undefined || p.command === 'help') {
+    const topic = p.positionals[0];
+    if (topic !== undefined && COMMANDS[topic]) io.out(commandHelp(topic).trimEnd());
+    else if (p.command === undefined && !has(p, 'help')) throw usage('no command given (see mdclaim --help)');
+    else io.out(HELP.trimEnd());
+    return EXIT.OK;
+  }
+  const spec = COMMANDS[p.command];
+  if (!spec) throw usage(`unknown command "${p.command}" (see mdclaim --help)`);
+  if (has(p, 'help')) {
+    io.out(commandHelp(p.command).trimEnd());
+    return EXIT.OK;
+  }
+  const allowed = allowedFlags(p.command);
+  for (const name of p.flags.keys()) {
+    if (!allowed.has(name)) throw usage(`${p.command} does not take --${name}`);
+  }
+  if (spec.args === 'none' && p.positionals.length > 0) throw usage(`${p.command} takes no argument, got "${p.positionals[0]}"`);
+  if (spec.args === 'task' && p.positionals.length !== 1) throw usage(`${p.command} needs exactly one task id`);
+  if (spec.args === 'text' && p.positionals.length === 0) throw usage(`${p.command} needs the task's text`);
+
+  const write = one(p, 'write');
+  if (write !== undefined && write !== 'auto' && write !== 'replace') throw usage(`--write must be auto or replace, got "${write}"`);
+  const lockTimeout = one(p, 'lock-timeout');
+  const file = one(p, 'file') ?? process.env['MDCLAIM_FILE'] ?? './tasks.md';
+  // Loaded only now: --help and usage errors never pay for the board.
+  const { openBoard } = await import('../board/board.js');
+  const board = openBoard(file, {
+    ...(write === undefined ? {} : { write }),
+    ...(has(p, 'durable') ? { durable: true } : {}),
+    ...(lockTimeout === undefined ? {} : { lockTimeout }),
+  });
+  const { commands } = await import('./commands.js');
+  return commands[p.command]!(board, p, io);
+}
+
+/** `--by`, else MDCLAIM_BY; `next` and `claim` may make one up, the holder-only commands may not. */
+export function claimant(p: Parsed, generate: boolean): string {
+  const by = one(p, 'by') ?? process.env['MDCLAIM_BY'];
+  if (by !== undefined) return by;
+  if (generate) return randomBytes(4).toString('hex');
+  throw usage(`${p.command} needs --by (or MDCLAIM_BY): only the holder may do this`);
+}
+
+export function printJson(io: Output, doc: unknown): void {
+  io.out(JSON.stringify(doc));
+}
+
+export function describe(task: Task): string {
+  return `${task.id} (line ${task.line}): ${task.text}`;
+}
+
+export { MdclaimError };
+
+async function version(): Promise<string> {
+  const { readFileSync } = await import('node:fs');
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
