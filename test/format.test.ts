@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { parseDuration } from '../src/board/duration.js';
+import { toByteString } from '../src/format/bytes.js';
+import { parseMarker, renderMarker } from '../src/format/marker.js';
+import { inPlaceRange, PAGE } from '../src/storage/write.js';
+import { parseTasks } from '../src/index.js';
+
+const marker = (s: string) => parseMarker(toByteString(s), 0);
+
+describe('status markers', () => {
+  it.each([
+    ['[] x', { status: 'open' }],
+    ['[ ] x', { status: 'open' }],
+    ['[x] x', { status: 'done' }],
+    ['[⏰] x', { status: 'blocked' }],
+    ['[⏰️] x', { status: 'blocked' }],
+    ['[🟡] x', { status: 'claimed' }],
+    ['[🟡, cc73faf1] x', { status: 'claimed', by: 'cc73faf1' }],
+    ['[🟡, cc73faf1, 2026-11-30T04:06:29Z] x', { status: 'claimed', by: 'cc73faf1', claimedAt: '2026-11-30T04:06:29Z' }],
+    ['[✅ 3ecdebb33, 17b93f48] x', { status: 'done', commit: '3ecdebb33', by: '17b93f48' }],
+    ['[✅, 17b93f48] x', { status: 'done', by: '17b93f48' }],
+    ['[❌, 0a1b] x // Failed: y', { status: 'failed', by: '0a1b' }],
+  ])('reads %s', (text, want) => {
+    expect(marker(text)).toMatchObject(want);
+  });
+
+  it.each(['[link] x', '[/] x', '[-] x', '[  ] x', '[ ]x', '[🟡, a, yesterday] x', '[🟡, a, b, c] x', '[❌ abc, d] x', '[x', '[🟡, a b] x'])(
+    'does not take %s for a marker',
+    (text) => {
+      expect(marker(text)).toBeNull();
+    },
+  );
+
+  it('renders what it reads', () => {
+    for (const m of [
+      { status: 'open' as const },
+      { status: 'blocked' as const },
+      { status: 'claimed' as const, by: 'a', claimedAt: '2026-11-30T04:06:29Z' },
+      { status: 'done' as const, by: 'a', commit: 'c1' },
+      { status: 'done' as const, by: 'a' },
+      { status: 'failed' as const, by: 'a' },
+    ]) {
+      const text = renderMarker(m);
+      expect(marker(text + ' t')).toMatchObject(m);
+    }
+  });
+});
+
+describe('durations', () => {
+  it.each([
+    ['1500ms', 1500],
+    ['90s', 90_000],
+    ['30m', 1_800_000],
+    ['2h', 7_200_000],
+    ['1d', 86_400_000],
+    ['0s', 0],
+  ])('%s is %d ms', (text, ms) => {
+    expect(parseDuration(text)).toBe(ms);
+  });
+
+  it.each(['', '5', '-1s', '1w', '30 m', 'soon'])('refuses %j as a usage error', (text) => {
+    expect(() => parseDuration(text)).toThrow(expect.objectContaining({ code: 'USAGE' }));
+  });
+});
+
+describe('the in-place write rule', () => {
+  const src = 'a'.repeat(PAGE - 10) + '\n- [ ] t\n';
+  const edit = (start: number, end: number, bytes: string) => [{ start, end, bytes }];
+
+  it('writes a same-length change in place as just the changed bytes', () => {
+    expect(inPlaceRange(src.length, src.slice(0, 5) + 'b' + src.slice(6), edit(5, 6, 'b'))).toEqual({ at: 5, bytes: 'b' });
+  });
+
+  it('writes a growing line in place only when the line to the new end of file stays in one page', () => {
+    const grown = src.slice(0, PAGE - 7) + 'XXXX' + src.slice(PAGE - 6);
+    expect(inPlaceRange(src.length, grown, edit(PAGE - 7, PAGE - 6, 'XXXX'))).toBeNull(); // crosses into page 2
+    const small = '- [ ] a\n- [ ] b\n';
+    const next = '- [ ] a\n- [🟡, w, 2026-11-30T04:06:29Z] b\n';
+    expect(inPlaceRange(small.length, next, edit(10, 13, '[🟡, w, 2026-11-30T04:06:29Z]'))).toEqual({ at: 10, bytes: next.slice(10) });
+  });
+
+  it('never writes a shrinking change or several edits in place', () => {
+    expect(inPlaceRange(src.length, src.slice(1), edit(0, 1, ''))).toBeNull();
+    expect(inPlaceRange(src.length, src, [...edit(0, 1, 'a'), ...edit(2, 3, 'a')])).toBeNull();
+  });
+});
+
+describe('parseTasks', () => {
+  it('is pure and reads strings and buffers alike', () => {
+    const text = '## S\n- [ ] a {t}\n';
+    expect(parseTasks(text)).toEqual(parseTasks(Buffer.from(text)));
+    expect(parseTasks(text)[0]).toMatchObject({ text: 'a {t}', section: 'S', tags: ['t'], line: 2 });
+  });
+});

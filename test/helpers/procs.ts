@@ -1,0 +1,26 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Start a node script as a real process; `done` settles when it exits. */
+export function start(script: string, args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<Exit> } {
+  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const done = new Promise<Exit>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return { child, done };
+}
+
+export function lines(out: string, prefix: string): string[] {
+  return out.split('\n').filter((l) => l.startsWith(prefix + ' ')).map((l) => l.slice(prefix.length + 1));
+}
