@@ -1,0 +1,63 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openBoard, parseTasks } from '../src/index.js';
+import { fixture, lines, start } from './helpers/procs.js';
+import { boardFile } from './helpers/tmp.js';
+
+// Long enough that most lines live on pages other than the last (replace path),
+// while tasks near the end are rewritten in place: both paths get killed.
+const BOARD =
+  '# Crash\n\n' +
+  Array.from({ length: 160 }, (_, i) => `- [ ] task ${i} — ünïcödé 🚀 {t${i % 4}}`).join('\n') +
+  '\n\n```\n- [ ] not a task\n```\n';
+
+const MARKER = /^(- )\[(?: |🟡, k\d, \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ|✅ c0ffee, k\d)\]( task \d+ — ünïcödé 🚀 \{t\d\})$/;
+
+/** The file is whole: every line is the original line, except a task line's marker, which is a valid one. */
+function assertWhole(text: string): void {
+  const want = BOARD.split('\n');
+  const got = text.split('\n');
+  expect(got).toHaveLength(want.length);
+  got.forEach((line, i) => {
+    if (line === want[i]) return;
+    const m = MARKER.exec(line);
+    expect(m, `line ${i + 1} torn: ${JSON.stringify(line)}`).not.toBeNull();
+    expect(`${m![1]}[ ]${m![2]}`).toBe(want[i]);
+  });
+}
+
+const rounds = 24;
+
+describe('SIGKILL at random instants', () => {
+  it.each(['auto', 'replace'])('never leaves a torn or wrongly changed file (write: %s)', async (write) => {
+    const file = boardFile(BOARD);
+    for (let round = 0; round < rounds; round++) {
+      const victims = [0, 1].map((k) => start(fixture('churn.mjs'), [file, `k${k}`, write]));
+      await Promise.all(victims.map((v) => new Promise((r) => v.child.stdout!.once('data', r))));
+      await new Promise((r) => setTimeout(r, 5 + Math.random() * 60));
+      for (const v of victims) v.child.kill('SIGKILL');
+      const exits = await Promise.all(victims.map((v) => v.done));
+      for (const e of exits) expect(e.signal).toBe('SIGKILL');
+      assertWhole(readFileSync(file, 'utf8'));
+    }
+    // A later write cleans up temp files the killed writers left behind.
+    const board = openBoard(file, { write: 'replace' });
+    await board.reap({ ttl: '0s' });
+    expect(readdirSync(dirname(file))).toEqual(['tasks.md']);
+    assertWhole(readFileSync(file, 'utf8'));
+  });
+
+  it('lets readers that go through the library see only whole files while writers churn', async () => {
+    const file = boardFile(BOARD);
+    const original = join(dirname(file), 'original.md');
+    writeFileSync(original, BOARD);
+    const writers = [0, 1].map((k) => start(fixture('churn.mjs'), [file, `k${k}`, 'auto']));
+    const reader = await start(fixture('reader.mjs'), [file, original, '1500']).done;
+    for (const w of writers) w.child.kill('SIGKILL');
+    await Promise.all(writers.map((w) => w.done));
+    expect(reader.stdout).toMatch(/^reads \d+\n$/);
+    expect(Number(lines(reader.stdout, 'reads')[0])).toBeGreaterThan(10);
+    expect(parseTasks(readFileSync(file)).length).toBe(160);
+  });
+});
