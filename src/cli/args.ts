@@ -64,7 +64,7 @@ export function parseArgs(argv: readonly string[]): Parsed {
     let value = 'true';
     if (spec.value) {
       if (inline !== undefined) value = inline;
-      else if (i + 1 < argv.length) value = argv[++i]!;
+      else if (i + 1 < argv.length && !FLAGS[argv[i + 1]!.replace(/^--([^=]*).*$/, '$1')]) value = argv[++i]!;
       else throw usage(`--${name} needs a value`);
     } else if (inline !== undefined) {
       throw usage(`--${name} takes no value`);
