@@ -64,7 +64,7 @@ export function writeReplace(
   const buf = Buffer.from(newSrc, 'latin1');
   let fd: number;
   try {
-    fd = openSync(tmp, 'wx', 0o600);
+    fd = openSync(tmp, 'wx+', 0o600);
   } catch (err) {
     throw new MdclaimError('IO', `${path}: cannot create a temporary file in ${dir}: ${(err as Error).message}`, { file: path, cause: err });
   }
