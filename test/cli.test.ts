@@ -149,6 +149,13 @@ describe('mdclaim CLI', () => {
       expect(r).toMatchObject({ status: 1, stderr: 'error[IO]: /nonexistent/tasks.md: no such file (create it, or pass --file)\n' });
     });
 
+    it('a directory is a runtime failure (1), not a crash', () => {
+      const dir = dirname(boardFile(BOARD));
+      for (const cmd of [['list'], ['next', '--by', 'w']]) {
+        expect(mdclaim([...cmd, '--file', dir])).toMatchObject({ status: 1, stderr: `error[IO]: ${dir}: not a regular file\n` });
+      }
+    });
+
     it('a usage error with --json is also one JSON document on stdout', () => {
       const r = mdclaim(['next', '--by', 'bad by', '--json', '--file', boardFile(BOARD)]);
       expect(r.status).toBe(2);

@@ -94,6 +94,7 @@ export class FileStore {
       try {
         unlock = await acquire(this.tryLock, fd, path, exclusive || this.lockKind === 'proper-lockfile', this.opts.lockTimeoutMs);
         const st = fstatSync(fd);
+        if (!st.isFile()) throw new MdclaimError('IO', `${this.file}: not a regular file`, { file: this.file });
         if (sameFile(st, path)) return { fd, path, st, unlock };
       } catch (err) {
         unlock?.();
@@ -154,6 +155,6 @@ function ioError(file: string, err: unknown): MdclaimError {
   const e = err as NodeJS.ErrnoException;
   if (e.code === 'ENOENT') return new MdclaimError('IO', `${file}: no such file (create it, or pass --file)`, { file, cause: err });
   if (e.code === 'EACCES' || e.code === 'EPERM') return new MdclaimError('IO', `${file}: permission denied`, { file, cause: err });
-  if (e.code === 'EISDIR') return new MdclaimError('IO', `${file}: is a directory`, { file, cause: err });
+  if (e.code === 'EISDIR') return new MdclaimError('IO', `${file}: not a regular file`, { file, cause: err });
   return new MdclaimError('IO', `${file}: ${e.message}`, { file, cause: err });
 }
