@@ -1,0 +1,109 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { boardText, clock, progress, quantile, spread, tempDir, toMs, type Spread } from './util.js';
+
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const RSS_WRAPPER = fileURLToPath(new URL('./rss.js', import.meta.url));
+const TIME = '/usr/bin/time';
+
+export interface CliConfig {
+  pairs: number;
+  /** Tasks on the board whose peak RSS is measured (first half claimed, as in the scaling case). */
+  rssTasks: number;
+  rssRuns: number;
+}
+
+export interface CliResult {
+  pairs: number;
+  nextMs: Spread;
+  bareNodeMs: Spread;
+  /** `next` wall time over `node -e 0` wall time, pair by pair. */
+  ratio: Spread;
+  rssTasks: number;
+  rssBoardKiB: number;
+  nextPeakRssMiB: number;
+  bareNodePeakRssMiB: number;
+  rssMethod: 'usr-bin-time' | 'resource-usage';
+}
+
+function timed(args: string[], expect: number): number {
+  const t0 = clock();
+  const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const t1 = clock();
+  if (r.status !== expect) throw new Error(`cli: node ${args.join(' ')} exited ${r.status}: ${r.stderr.toString().trim()}`);
+  return toMs(t1 - t0);
+}
+
+/** Peak resident set of one run in MiB: GNU time's %M where it exists, else the child's own getrusage. */
+function peakRss(args: string[]): { mib: number; method: CliResult['rssMethod'] } {
+  if (existsSync(TIME)) {
+    const r = spawnSync(TIME, ['-f', '%M', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const last = r.stderr.toString().trim().split('\n').pop() ?? '';
+    if (r.status === 0 && /^\d+$/.test(last)) return { mib: Number(last) / 1024, method: 'usr-bin-time' };
+  }
+  const r = spawnSync(process.execPath, [RSS_WRAPPER, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const m = /maxrss=(\d+)/.exec(r.stderr.toString());
+  if (!m) throw new Error(`cli: could not read the peak RSS of node ${args.join(' ')}`);
+  return { mib: Number(m[1]) / 1024, method: 'resource-usage' };
+}
+
+/** Case 4: what a shell script pays per `mdclaim next`, and how much memory one takes on a big board. */
+export function cli(cfg: CliConfig): CliResult {
+  const dir = tempDir('cli');
+  const board = join(dir, 'tasks.md');
+  const size = 50;
+  let left = 0;
+  const nextArgs = [CLI, 'next', '--file', board, '--by', 'cli'];
+  const bareArgs = ['-e', '0'];
+  const next: number[] = [];
+  const bare: number[] = [];
+  // One untimed run of each first, so the page cache holds node and the compiled CLI.
+  writeFileSync(board, boardText(size));
+  timed(nextArgs, 0);
+  timed(bareArgs, 0);
+  left = size - 1;
+  for (let i = 0; i < cfg.pairs; i++) {
+    if (i % 10 === 0) progress(`cli: pair ${i + 1}/${cfg.pairs}`);
+    if (left === 0) {
+      writeFileSync(board, boardText(size));
+      left = size;
+    }
+    // Alternate which goes first, so neither always runs right after the other.
+    if (i % 2 === 0) {
+      next.push(timed(nextArgs, 0));
+      bare.push(timed(bareArgs, 0));
+    } else {
+      bare.push(timed(bareArgs, 0));
+      next.push(timed(nextArgs, 0));
+    }
+    left--;
+  }
+  progress(`cli: peak RSS of next on a ${cfg.rssTasks}-task board`);
+  const big = join(dir, 'big.md');
+  const rss: number[] = [];
+  const bareRss: number[] = [];
+  let method: CliResult['rssMethod'] = 'usr-bin-time';
+  let kib = 0;
+  for (let i = 0; i < cfg.rssRuns; i++) {
+    const text = boardText(cfg.rssTasks, { claimedFirst: Math.floor(cfg.rssTasks / 2) });
+    writeFileSync(big, text);
+    kib = Buffer.byteLength(text) / 1024;
+    const r = peakRss([CLI, 'next', '--file', big, '--by', 'rss']);
+    rss.push(r.mib);
+    method = r.method;
+    bareRss.push(peakRss(bareArgs).mib);
+  }
+  return {
+    pairs: cfg.pairs,
+    nextMs: spread(next),
+    bareNodeMs: spread(bare),
+    ratio: spread(next.map((x, i) => x / bare[i]!)),
+    rssTasks: cfg.rssTasks,
+    rssBoardKiB: kib,
+    nextPeakRssMiB: quantile(rss, 0.5),
+    bareNodePeakRssMiB: quantile(bareRss, 0.5),
+    rssMethod: method,
+  };
+}

@@ -1,0 +1,199 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { parseTasks } from 'mdclaim';
+import { createTaskDb } from './claimers.js';
+import { boardText, CLAIMED, progress, quantile, rotate, spread, tempDir, type Spread } from './util.js';
+import type { WorkerJob, WorkerReport } from './worker.js';
+
+export type Kind = WorkerJob['kind'];
+const KINDS: Kind[] = ['mdclaim', 'sqlite', 'lockfile'];
+
+export interface DrainCheck {
+  ok: boolean;
+  /** Tasks the board (or table) shows as claimed. */
+  claimed: number;
+  /** Claims the workers logged. */
+  logged: number;
+  /** Logged more than once: two workers both believe they hold it. */
+  duplicates: number;
+  /** Not claimed on the board, or claimed there but in nobody's log. */
+  lost: number;
+  /** Logged by one worker while the board names another holder. */
+  wrongHolder: number;
+  problems: string[];
+}
+
+export interface ContendedFigures {
+  claimsPerSec: Spread;
+  p50Ms: number;
+  p99Ms: number;
+  busyRetries: number;
+  checks: DrainCheck[];
+}
+
+export interface ContendedResult {
+  tasks: number;
+  workers: number;
+  rounds: number;
+  claimers: Record<Kind, ContendedFigures>;
+  ratios: Array<{ a: Kind; b: Kind; ratio: Spread }>;
+  allChecksPassed: boolean;
+}
+
+export interface ContendedConfig {
+  tasks: number;
+  workers: number;
+  rounds: number;
+}
+
+const WORKER = new URL('./worker.js', import.meta.url);
+
+function once<T>(child: ChildProcess, pred: (m: unknown) => boolean): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMsg = (m: unknown) => {
+      if (!pred(m)) return;
+      child.off('message', onMsg);
+      child.off('exit', onExit);
+      resolve(m as T);
+    };
+    const onExit = (code: number | null) => reject(new Error(`bench worker exited with ${code} before reporting`));
+    child.on('message', onMsg);
+    child.once('exit', onExit);
+  });
+}
+
+/** Holder per task text, and the count of open lines, read straight from the markdown (not through the library). */
+function readMarkdown(path: string): { holders: Map<string, string[]>; open: number } {
+  const holders = new Map<string, string[]>();
+  let open = 0;
+  const claimed = new RegExp(`^- \\[${CLAIMED}, ([^,\\]]+), [0-9TZ:-]+\\] (task \\d+)$`);
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (line.startsWith('- [ ] ')) open++;
+    const m = claimed.exec(line);
+    if (m) holders.set(m[2]!, [...(holders.get(m[2]!) ?? []), m[1]!]);
+  }
+  return { holders, open };
+}
+
+/** Compare what the board says with what every worker believes it claimed. */
+function check(kind: Kind, path: string, tasks: number, logs: Map<string, string[]>): DrainCheck {
+  const problems: string[] = [];
+  let holderOf: Map<string, string[]>;
+  let open: number;
+  if (kind === 'sqlite') {
+    const db = new Database(path, { readonly: true });
+    const rows = db.prepare<[], { text: string; owner: string | null }>('SELECT text, owner FROM tasks').all();
+    db.close();
+    holderOf = new Map(rows.filter((r) => r.owner !== null).map((r) => [r.text, [r.owner!]]));
+    open = rows.filter((r) => r.owner === null).length;
+  } else {
+    ({ holders: holderOf, open } = readMarkdown(path));
+    // The library's own reading of the file must agree with the line count.
+    const parsed = parseTasks(readFileSync(path));
+    const notClaimed = parsed.filter((t) => t.status !== 'claimed').length;
+    if (parsed.length !== tasks || notClaimed > 0) problems.push(`library sees ${parsed.length} tasks, ${notClaimed} not claimed`);
+  }
+  const claimed = [...holderOf.values()].reduce((s, h) => s + h.length, 0);
+  const twice = [...holderOf.values()].filter((h) => h.length > 1).length;
+  const all = [...logs.values()].flat();
+  const seen = new Set<string>();
+  let duplicates = 0;
+  for (const t of all) (seen.has(t) ? duplicates++ : seen.add(t));
+  let wrongHolder = 0;
+  for (const [by, got] of logs) for (const t of got) if (!(holderOf.get(t) ?? []).includes(by)) wrongHolder++;
+  let lost = 0;
+  for (let i = 1; i <= tasks; i++) if (!holderOf.has(`task ${i}`) || !seen.has(`task ${i}`)) lost++;
+  if (open > 0) problems.push(`${open} tasks still open`);
+  if (claimed !== tasks) problems.push(`${claimed} claimed lines for ${tasks} tasks`);
+  if (twice > 0) problems.push(`${twice} tasks appear claimed more than once`);
+  if (all.length !== tasks) problems.push(`workers logged ${all.length} claims for ${tasks} tasks`);
+  if (duplicates > 0) problems.push(`${duplicates} tasks logged by more than one worker`);
+  if (lost > 0) problems.push(`${lost} tasks lost`);
+  if (wrongHolder > 0) problems.push(`${wrongHolder} logged claims whose board holder differs`);
+  return { ok: problems.length === 0, claimed, logged: all.length, duplicates, lost, wrongHolder, problems };
+}
+
+interface RunResult {
+  claimsPerSec: number;
+  latMs: number[];
+  busy: number;
+  check: DrainCheck;
+}
+
+/** Fork the workers, let them get ready, start them together, drain the board, then check it. */
+async function run(kind: Kind, cfg: ContendedConfig): Promise<RunResult> {
+  const dir = tempDir(`c-${kind}`);
+  let path: string;
+  if (kind === 'sqlite') {
+    path = join(dir, 'tasks.db');
+    createTaskDb(path, cfg.tasks, 'NORMAL').close();
+  } else {
+    path = join(dir, 'tasks.md');
+    writeFileSync(path, boardText(cfg.tasks));
+  }
+  const children: ChildProcess[] = [];
+  const exits: Array<Promise<number | null>> = [];
+  try {
+    const ready: Array<Promise<unknown>> = [];
+    for (let i = 0; i < cfg.workers; i++) {
+      const job: WorkerJob = { kind, path, by: `w${i}`, log: join(dir, `w${i}.log`) };
+      const child = fork(WORKER, [JSON.stringify(job)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      children.push(child);
+      exits.push(new Promise((resolve) => child.once('exit', (code) => resolve(code))));
+      ready.push(once(child, (m) => m === 'ready'));
+    }
+    await Promise.all(ready);
+    const reports = children.map((c) => once<WorkerReport>(c, (m) => typeof m === 'object' && m !== null && 'latUs' in m));
+    for (const c of children) c.send('go');
+    const done = await Promise.all(reports);
+    const codes = await Promise.all(exits);
+    if (codes.some((c) => c !== 0)) throw new Error(`${kind}: a worker exited with ${codes.join(',')}`);
+    const start = done.reduce((m, r) => (BigInt(r.start) < m ? BigInt(r.start) : m), BigInt(done[0]!.start));
+    const end = done.reduce((m, r) => (BigInt(r.end) > m ? BigInt(r.end) : m), BigInt(done[0]!.end));
+    const logs = new Map(done.map((r, i) => [r.by, readFileSync(join(dir, `w${i}.log`), 'utf8').split('\n').filter(Boolean)]));
+    const total = done.reduce((s, r) => s + r.claims, 0);
+    return {
+      claimsPerSec: total / (Number(end - start) / 1e9),
+      latMs: done.flatMap((r) => r.latUs.map((u) => u / 1000)),
+      busy: done.reduce((s, r) => s + r.busy, 0),
+      check: check(kind, path, cfg.tasks, logs),
+    };
+  } finally {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  }
+}
+
+/** Case 2: many processes draining one board at once, each way of claiming in turn, round after round. */
+export async function contended(cfg: ContendedConfig): Promise<ContendedResult> {
+  const rates = new Map<Kind, number[]>(KINDS.map((k) => [k, []]));
+  const lats = new Map<Kind, number[]>(KINDS.map((k) => [k, []]));
+  const busy = new Map<Kind, number>(KINDS.map((k) => [k, 0]));
+  const checks = new Map<Kind, DrainCheck[]>(KINDS.map((k) => [k, []]));
+  for (let r = 0; r < cfg.rounds; r++) {
+    for (const kind of rotate(KINDS, r)) {
+      progress(`contended: round ${r + 1}/${cfg.rounds}, ${kind}, ${cfg.workers} processes on ${cfg.tasks} tasks`);
+      const res = await run(kind, cfg);
+      rates.get(kind)!.push(res.claimsPerSec);
+      lats.get(kind)!.push(...res.latMs);
+      busy.set(kind, busy.get(kind)! + res.busy);
+      checks.get(kind)!.push(res.check);
+      if (!res.check.ok) progress(`contended: ${kind} DRAIN CHECK FAILED: ${res.check.problems.join('; ')}`);
+    }
+  }
+  const claimers = {} as Record<Kind, ContendedFigures>;
+  for (const k of KINDS) {
+    const lat = lats.get(k)!;
+    claimers[k] = { claimsPerSec: spread(rates.get(k)!), p50Ms: quantile(lat, 0.5), p99Ms: quantile(lat, 0.99), busyRetries: busy.get(k)!, checks: checks.get(k)! };
+  }
+  const ratio = (a: Kind, b: Kind) => ({ a, b, ratio: spread(rates.get(a)!.map((x, i) => x / rates.get(b)![i]!)) });
+  return {
+    tasks: cfg.tasks,
+    workers: cfg.workers,
+    rounds: cfg.rounds,
+    claimers,
+    ratios: [ratio('mdclaim', 'sqlite'), ratio('mdclaim', 'lockfile')],
+    allChecksPassed: KINDS.every((k) => checks.get(k)!.every((c) => c.ok)),
+  };
+}

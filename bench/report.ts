@@ -1,0 +1,213 @@
+import type { ContendedResult } from './contended.js';
+import type { CliResult } from './cli.js';
+import type { InterleavedResult } from './interleave.js';
+import type { ScalingResult } from './scaling.js';
+import type { Spread } from './util.js';
+import type { WriteResult } from './write.js';
+
+export interface Results {
+  uncontended?: InterleavedResult;
+  contended?: ContendedResult;
+  scaling?: ScalingResult;
+  cli?: CliResult;
+  write?: WriteResult;
+}
+
+/** Why a target is missed, from `node --cpu-prof` of the claim and reap paths (docs/benchmarks.md has the long form). */
+const WHY_MISSED: Record<string, string> = {
+  '1a': 'per claim: re-parse of every claimed marker above the first open one (parseMarker, readFields, Date.parse in isLapsed) plus realpath, stat re-check and read-back',
+  '1b': 'fdatasync is most of both; the rest is the parsing and extra syscalls of 1a',
+  '2a': 'each claim rewrites the whole board (temp file + rename, ~1 ms at 1,000 tasks) and every rename sends each waiter back to reopen and relock',
+  '2b': 'waiters poll a non-blocking flock with back-off up to 25 ms, so unlucky ones lose for hundreds of ms; holders are preempted with 8 processes on 2 cores',
+  '2c': 'see the failed drain checks on stderr',
+  '3a': 'each claim re-parses the 5,000 claimed markers above it and rewrites the 300 KiB tail by temp file + rename',
+  '3b': 'each claim walks 50,000 claimed lines (2–3 µs each) and rewrites 3 MiB; the replace I/O alone is 14–35 ms here',
+  '3c': 'reap hashes an id for every task (IdAssigner.assign, hex8) though it returns only the stale ones',
+  '3d': 'garbage collection and the 100,000-entry id map in reap grow faster than the file',
+  '4a': 'ESM resolution and compilation of the CLI module graph',
+  '4b': 'per-line scanner objects plus three whole copies of the board (read string, edited string, write buffer)',
+};
+
+export interface Target {
+  id: string;
+  what: string;
+  goal: string;
+  /** The measured figure, or null when the case (or the board size) was not run. */
+  value: number | null;
+  shown: string;
+  met: boolean | null;
+  /** One line on why, when missed. */
+  why?: string;
+}
+
+/** Three significant figures, without exponent notation. */
+export function num(x: number): string {
+  if (!Number.isFinite(x)) return String(x);
+  if (x === 0) return '0';
+  const a = Math.abs(x);
+  if (a >= 1000) return Math.round(x).toLocaleString('en-US');
+  if (a >= 100) return x.toFixed(0);
+  if (a >= 10) return x.toFixed(1);
+  if (a >= 1) return x.toFixed(2);
+  return x.toFixed(3);
+}
+
+const times = (s: Spread) => `${s.median.toFixed(2)}× (IQR ${s.q25.toFixed(2)}–${s.q75.toFixed(2)})`;
+
+function ratioOf(r: InterleavedResult | undefined, a: string, b: string): number | null {
+  return r?.ratios.find((x) => x.a === a && x.b === b)?.ratio.median ?? null;
+}
+
+function sizeOf(s: ScalingResult | undefined, n: number) {
+  return s?.sizes.find((x) => x.tasks === n);
+}
+
+function target(id: string, what: string, goal: string, value: number | null, ok: (v: number) => boolean, unit: string): Target {
+  const met = value === null ? null : ok(value);
+  return { id, what, goal, value, shown: value === null ? 'not run' : `${num(value)}${unit}`, met, ...(met === false ? { why: WHY_MISSED[id] ?? '' } : {}) };
+}
+
+/** Lost, doubled and misattributed claims plus failed checks, over every contended run. */
+function contendedFaults(c: ContendedResult): number {
+  const checks = Object.values(c.claimers).flatMap((f) => f.checks);
+  return checks.reduce((n, k) => n + k.lost + k.duplicates + k.wrongHolder + (k.ok ? 0 : 1), 0);
+}
+
+export function targets(r: Results): Target[] {
+  const c = r.contended;
+  const s = r.scaling;
+  const s10k = sizeOf(s, 10_000);
+  const s100k = sizeOf(s, 100_000);
+  const slope = s && s.sizes.at(-1)?.tasks === 100_000 ? Math.max(s.claimSlope, s.reapSlope) : null;
+  const rss = r.cli && r.cli.rssTasks === 100_000 ? r.cli.nextPeakRssMiB : null;
+  return [
+    target('1a', 'uncontended, durability off: mdclaim / SQLite NORMAL', '≥ 0.5×', ratioOf(r.uncontended, 'mdclaim', 'sqlite-normal'), (v) => v >= 0.5, '×'),
+    target('1b', 'uncontended, durability on: mdclaim / SQLite FULL', '≥ 1×', ratioOf(r.uncontended, 'mdclaim-durable', 'sqlite-full'), (v) => v >= 1, '×'),
+    target('2a', 'contended aggregate: mdclaim / SQLite', '≥ 1×', c ? c.ratios.find((x) => x.b === 'sqlite')!.ratio.median : null, (v) => v >= 1, '×'),
+    target('2b', 'contended claim p99 (mdclaim)', '≤ 5 ms', c ? c.claimers.mdclaim.p99Ms : null, (v) => v <= 5, ' ms'),
+    target('2c', 'contended: lost or doubled claims, failed drain checks (all claimers, all runs)', '0', c ? contendedFaults(c) : null, (v) => v === 0, ''),
+    target('3a', 'claim p50 at 10,000 tasks', '≤ 2 ms', s10k?.claimP50Ms ?? null, (v) => v <= 2, ' ms'),
+    target('3b', 'claim p50 at 100,000 tasks', '≤ 20 ms', s100k?.claimP50Ms ?? null, (v) => v <= 20, ' ms'),
+    target('3c', 'reap at 10,000 tasks (1,000 stale)', '≤ 20 ms', s10k?.reapMedianMs ?? null, (v) => v <= 20, ' ms'),
+    target('3d', 'growth 10k→100k, worst of claim and reap (log-log slope; 1 = linear)', '≤ 1.2', slope, (v) => v <= 1.2, ''),
+    target('4a', 'CLI `next` / bare `node -e 0` wall time', '≤ 1.6×', r.cli?.ratio.median ?? null, (v) => v <= 1.6, '×'),
+    target('4b', 'CLI `next` peak RSS at 100,000 tasks', '≤ 100 MB', rss === null ? null : rss * 1.048576, (v) => v <= 100, ' MB'),
+  ];
+}
+
+type Row = string[];
+
+interface Table {
+  title: string;
+  head: Row;
+  rows: Row[];
+  /** Columns to right-align (numbers). */
+  right?: number[];
+}
+
+export function tables(r: Results): Table[] {
+  const out: Table[] = [];
+  const u = r.uncontended;
+  if (u) {
+    out.push({
+      title: `1. Uncontended claims, in process, ${u.tasks}-task board drained per round, ${u.rounds} rounds`,
+      head: ['claimer', 'claims/s (median)', 'IQR', 'p50 µs', 'p99 µs'],
+      rows: Object.entries(u.claimers).map(([k, v]) => [k, num(v.claimsPerSec.median), `${num(v.claimsPerSec.q25)}–${num(v.claimsPerSec.q75)}`, num(v.p50Us), num(v.p99Us)]),
+      right: [1, 2, 3, 4],
+    });
+    out.push(ratioTable('1. Ratios of claims/s, pair by pair within each round', u.ratios));
+  }
+  const c = r.contended;
+  if (c) {
+    out.push({
+      title: `2. Contended: ${c.workers} processes drain a ${c.tasks.toLocaleString('en-US')}-task board, ${c.rounds} rounds`,
+      head: ['claimer', 'claims/s (median)', 'IQR', 'p50 ms', 'p99 ms', 'drain checks'],
+      rows: Object.entries(c.claimers).map(([k, v]) => [
+        k, num(v.claimsPerSec.median), `${num(v.claimsPerSec.q25)}–${num(v.claimsPerSec.q75)}`, num(v.p50Ms), num(v.p99Ms),
+        `${v.checks.filter((x) => x.ok).length}/${v.checks.length} passed`,
+      ]),
+      right: [1, 2, 3, 4],
+    });
+    out.push(ratioTable('2. Ratios of aggregate claims/s, run by run', c.ratios));
+  }
+  const s = r.scaling;
+  if (s) {
+    out.push({
+      title: `3. Scaling, ${s.rounds} rounds: claims on a board whose first half is claimed; reap of a board with every 10th task stale`,
+      head: ['tasks', 'claim board KiB', 'claim p50 ms', 'claim p99 ms', 'µs/KiB', 'reap board KiB', 'reap ms (median)', 'µs/KiB'],
+      rows: s.sizes.map((x) => [
+        x.tasks.toLocaleString('en-US'), num(x.claimBoardKiB), num(x.claimP50Ms), num(x.claimP99Ms), num(x.claimUsPerKiB),
+        num(x.reapBoardKiB), num(x.reapMedianMs), num(x.reapUsPerKiB),
+      ]),
+      right: [0, 1, 2, 3, 4, 5, 6, 7],
+    });
+    out.push({
+      title: '3. Growth between the two largest boards (log-log slope of time against bytes; 1 = linear)',
+      head: ['claim p50', 'reap'],
+      rows: [[num(s.claimSlope), num(s.reapSlope)]],
+      right: [0, 1],
+    });
+  }
+  const k = r.cli;
+  if (k) {
+    out.push({
+      title: `4. CLI start-up, ${k.pairs} interleaved pairs; peak RSS on a ${k.rssTasks.toLocaleString('en-US')}-task board (${num(k.rssBoardKiB)} KiB, ${k.rssMethod})`,
+      head: ['run', 'wall ms (median)', 'IQR', 'peak RSS MiB'],
+      rows: [
+        ['mdclaim next', num(k.nextMs.median), `${num(k.nextMs.q25)}–${num(k.nextMs.q75)}`, num(k.nextPeakRssMiB)],
+        ['node -e 0', num(k.bareNodeMs.median), `${num(k.bareNodeMs.q25)}–${num(k.bareNodeMs.q75)}`, num(k.bareNodePeakRssMiB)],
+        ['next / bare, pair by pair', times(k.ratio), '', ''],
+      ],
+      right: [1, 3],
+    });
+  }
+  const w = r.write;
+  if (w) {
+    out.push({
+      title: `5. Write paths, ${w.tasks}-task board drained per round, ${w.rounds} rounds (in-place kept the inode, replace swapped it: ${w.pathsAsExpected ? 'yes' : 'NO'})`,
+      head: ['path', 'claims/s (median)', 'IQR', 'p50 µs', 'p99 µs'],
+      rows: Object.entries(w.claimers).map(([k2, v]) => [k2, num(v.claimsPerSec.median), `${num(v.claimsPerSec.q25)}–${num(v.claimsPerSec.q75)}`, num(v.p50Us), num(v.p99Us)]),
+      right: [1, 2, 3, 4],
+    });
+    out.push(ratioTable('5. Ratios of claims/s, pair by pair within each round', w.ratios));
+  }
+  const t = targets(r);
+  out.push({
+    title: 'Targets',
+    head: ['#', 'target', 'goal', 'measured', 'verdict', 'why (when missed)'],
+    rows: t.map((x) => [x.id, x.what, x.goal, x.shown, x.met === null ? 'not run' : x.met ? 'met' : 'MISSED', x.why ?? '']),
+    right: [3],
+  });
+  return out;
+}
+
+function ratioTable(title: string, ratios: Array<{ a: string; b: string; ratio: Spread }>): Table {
+  return {
+    title,
+    head: ['ratio', 'median', 'IQR', 'min–max'],
+    rows: ratios.map((x) => [`${x.a} / ${x.b}`, `${x.ratio.median.toFixed(2)}×`, `${x.ratio.q25.toFixed(2)}–${x.ratio.q75.toFixed(2)}`, `${x.ratio.min.toFixed(2)}–${x.ratio.max.toFixed(2)}`]),
+    right: [1, 2, 3],
+  };
+}
+
+export function toText(ts: Table[]): string {
+  return ts
+    .map((t) => {
+      const all = [t.head, ...t.rows];
+      const w = t.head.map((_, i) => Math.max(...all.map((r) => [...(r[i] ?? '')].length)));
+      const line = (r: Row) =>
+        r.map((cell, i) => (t.right?.includes(i) ? cell.padStart(w[i]!) : cell.padEnd(w[i]!))).join('  ').trimEnd();
+      return [t.title, line(t.head), w.map((x) => '-'.repeat(x)).join('  '), ...t.rows.map(line)].join('\n');
+    })
+    .join('\n\n');
+}
+
+export function toMarkdown(ts: Table[]): string {
+  return ts
+    .map((t) => {
+      const esc = (s: string) => s.replace(/\|/g, '\\|');
+      const align = t.head.map((_, i) => (t.right?.includes(i) ? '---:' : '---'));
+      return [`**${t.title}**`, '', `| ${t.head.map(esc).join(' | ')} |`, `| ${align.join(' | ')} |`, ...t.rows.map((r) => `| ${r.map(esc).join(' | ')} |`)].join('\n');
+    })
+    .join('\n\n');
+}

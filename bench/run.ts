@@ -1,0 +1,178 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { cli } from './cli.js';
+import { contended } from './contended.js';
+import { scalingSvg } from './svg.js';
+import { scaling } from './scaling.js';
+import { tables, targets, toMarkdown, toText, type Results } from './report.js';
+import { uncontended } from './uncontended.js';
+import { progress, removeTempDirs } from './util.js';
+import { writePaths } from './write.js';
+
+const CASES = ['uncontended', 'contended', 'scaling', 'cli', 'write'] as const;
+
+/** A bad command line: reported as one message and exit status 2, without a stack. */
+class UsageError extends Error {}
+type Case = (typeof CASES)[number];
+
+const USAGE = `usage: npm run bench -- [--json] [--quick] [--only=${CASES.join(',')}] [--no-docs]
+  --json     print one JSON document on stdout (progress stays on stderr)
+  --quick    tiny boards and few rounds (the smoke test's mode); never touches docs/
+  --only=    run only these cases (comma-separated); docs/ is only rewritten by a full run of every case
+  --no-docs  do not rewrite docs/benchmarks.md and docs/scaling.svg`;
+
+function parse(argv: string[]) {
+  let json = false;
+  let quick = false;
+  let docs = true;
+  let only: Case[] = [...CASES];
+  for (const a of argv) {
+    if (a === '--json') json = true;
+    else if (a === '--quick') quick = true;
+    else if (a === '--no-docs') docs = false;
+    else if (a.startsWith('--only=')) {
+      const names = a.slice('--only='.length).split(',').filter(Boolean);
+      const bad = names.filter((n) => !(CASES as readonly string[]).includes(n));
+      if (bad.length > 0 || names.length === 0) throw new UsageError(`unknown case ${bad.join(', ') || '(none)'}\n${USAGE}`);
+      only = names as Case[];
+    } else if (a === '--help' || a === '-h') {
+      process.stdout.write(USAGE + '\n');
+      process.exit(0);
+    } else throw new UsageError(`unknown option ${a}\n${USAGE}`);
+  }
+  return { json, quick, docs: docs && !quick && only.length === CASES.length, only };
+}
+
+/** Sizes and round counts: the full run takes a few minutes on two cores; quick stays well under the smoke test's budget. */
+function config(quick: boolean) {
+  return quick
+    ? {
+        uncontended: { tasks: 50, rounds: 3, warmup: 1 },
+        contended: { tasks: 200, workers: 8, rounds: 1 },
+        scaling: { sizes: [100, 1_000, 10_000], rounds: 2, claims: [5, 5, 5], reaps: [2, 2, 2] },
+        cli: { pairs: 4, rssTasks: 10_000, rssRuns: 1 },
+        write: { tasks: 50, rounds: 3, warmup: 1 },
+      }
+    : {
+        uncontended: { tasks: 50, rounds: 40, warmup: 3 },
+        contended: { tasks: 1_000, workers: 8, rounds: 5 },
+        scaling: { sizes: [100, 1_000, 10_000, 100_000], rounds: 7, claims: [50, 50, 50, 15], reaps: [10, 10, 5, 2] },
+        cli: { pairs: 40, rssTasks: 100_000, rssRuns: 3 },
+        write: { tasks: 50, rounds: 40, warmup: 3 },
+      };
+}
+
+function machine() {
+  const cpuinfo = existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '';
+  const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? cpus()[0]?.model ?? 'unknown';
+  let nproc = cpus().length;
+  try {
+    nproc = Number(execFileSync('nproc', { encoding: 'utf8' }).trim());
+  } catch {
+    // no coreutils nproc: os.cpus() is the next best count
+  }
+  return { date: new Date().toISOString().slice(0, 19) + 'Z', nproc, cpu: model, node: process.version, platform: `${process.platform} ${process.arch}` };
+}
+
+const DOC = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
+const SVG = fileURLToPath(new URL('../../docs/scaling.svg', import.meta.url));
+const BEGIN = '<!-- bench:results:begin -->';
+const END = '<!-- bench:results:end -->';
+
+/** Replace the generated block of docs/benchmarks.md, leaving the prose around it alone. */
+function writeDocs(results: Results, meta: ReturnType<typeof machine>): void {
+  const block = [
+    BEGIN,
+    `Latest full run: ${meta.date}, ${meta.nproc} × ${meta.cpu}, Node ${meta.node}, ${meta.platform}.`,
+    '',
+    toMarkdown(tables(results)),
+    END,
+  ].join('\n');
+  const old = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Benchmarks\n';
+  const a = old.indexOf(BEGIN);
+  const b = old.indexOf(END);
+  const next = a >= 0 && b > a ? old.slice(0, a) + block + old.slice(b + END.length) : `${old.trimEnd()}\n\n${block}\n`;
+  writeFileSync(DOC, next);
+  if (results.scaling) {
+    const caption = ['claims on a half-claimed board; reap of a board with 10% stale claims', `${meta.date}, ${meta.nproc} × ${meta.cpu}, Node ${meta.node}`];
+    writeFileSync(SVG, scalingSvg(results.scaling, caption));
+  }
+}
+
+async function main(): Promise<number> {
+  const opts = parse(process.argv.slice(2));
+  // The figures are for the defaults: no MDCLAIM_* setting of the caller's may pick another lock or write path.
+  for (const k of Object.keys(process.env)) if (k.startsWith('MDCLAIM_')) delete process.env[k];
+  const cfg = config(opts.quick);
+  const meta = machine();
+  const results: Results = {};
+  const t0 = Date.now();
+  for (const name of opts.only) {
+    progress(`case ${name}`);
+    switch (name) {
+      case 'uncontended':
+        results.uncontended = await uncontended(cfg.uncontended);
+        break;
+      case 'contended':
+        results.contended = await contended(cfg.contended);
+        break;
+      case 'scaling':
+        results.scaling = await scaling(cfg.scaling);
+        break;
+      case 'cli':
+        results.cli = cli(cfg.cli);
+        break;
+      case 'write':
+        results.write = await writePaths(cfg.write);
+        break;
+    }
+    removeTempDirs();
+  }
+  progress(`done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  const failures: string[] = [];
+  if (results.contended && !results.contended.allChecksPassed) {
+    for (const [k, f] of Object.entries(results.contended.claimers)) {
+      for (const c of f.checks) if (!c.ok) failures.push(`contended ${k}: ${c.problems.join('; ')}`);
+    }
+  }
+  if (results.write && !results.write.pathsAsExpected) failures.push('write: in-place did not keep the file, or replace did not swap it');
+  const doc = {
+    meta: { ...meta, quick: opts.quick, cases: opts.only, config: cfg },
+    results,
+    targets: targets(results),
+    checks: { ok: failures.length === 0, failures },
+  };
+  if (opts.json) process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
+  else process.stdout.write(`mdclaim benchmarks — ${meta.date}, ${meta.nproc} × ${meta.cpu}, Node ${meta.node}${opts.quick ? ' (quick)' : ''}\n\n${toText(tables(results))}\n`);
+  if (opts.docs) {
+    writeDocs(results, meta);
+    progress('wrote docs/benchmarks.md and docs/scaling.svg');
+  }
+  for (const f of failures) process.stderr.write(`[bench] CHECK FAILED: ${f}\n`);
+  return failures.length === 0 ? 0 : 1;
+}
+
+process.on('exit', removeTempDirs);
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(sig, () => {
+    removeTempDirs();
+    process.exit(130);
+  });
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(`[bench] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

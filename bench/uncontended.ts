@@ -1,0 +1,36 @@
+import { floorClaimer, lockfileClaimer, mdclaimClaimer, sqliteClaimer, type Claimer } from './claimers.js';
+import { interleaved, type InterleavedResult } from './interleave.js';
+import { tempDir } from './util.js';
+
+export interface UncontendedConfig {
+  tasks: number;
+  rounds: number;
+  warmup: number;
+}
+
+/** Case 1: one process claiming from a board nobody else touches, each way of claiming, durability off and on. */
+export async function uncontended(cfg: UncontendedConfig): Promise<InterleavedResult> {
+  const n = cfg.tasks;
+  const claimers: Claimer[] = [
+    mdclaimClaimer('mdclaim', tempDir('u-md'), n, { durable: false }),
+    sqliteClaimer('sqlite-normal', tempDir('u-sqln'), n, 'NORMAL'),
+    lockfileClaimer('lockfile', tempDir('u-lf'), n, false),
+    floorClaimer('floor', tempDir('u-fl'), n, false),
+    mdclaimClaimer('mdclaim-durable', tempDir('u-mdd'), n, { durable: true }),
+    sqliteClaimer('sqlite-full', tempDir('u-sqlf'), n, 'FULL'),
+    lockfileClaimer('lockfile-durable', tempDir('u-lfd'), n, true),
+    floorClaimer('floor-durable', tempDir('u-fld'), n, true),
+  ];
+  try {
+    return await interleaved('uncontended', claimers, n, cfg.rounds, cfg.warmup, [
+      ['mdclaim', 'sqlite-normal'],
+      ['mdclaim', 'lockfile'],
+      ['mdclaim', 'floor'],
+      ['mdclaim-durable', 'sqlite-full'],
+      ['mdclaim-durable', 'lockfile-durable'],
+      ['mdclaim-durable', 'floor-durable'],
+    ]);
+  } finally {
+    for (const c of claimers) c.close();
+  }
+}

@@ -1,0 +1,74 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TSC = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
+const BENCH = fileURLToPath(new URL('../bench/dist/run.js', import.meta.url));
+
+type Json = Record<string, any>;
+
+/** Every leaf that should be a figure: a finite number (NaN and Infinity turn into null in JSON). */
+function leaves(x: unknown, path = ''): Array<[string, unknown]> {
+  if (x === null || typeof x !== 'object') return [[path, x]];
+  return Object.entries(x).flatMap(([k, v]) => leaves(v, `${path}.${k}`));
+}
+
+describe('bench --quick --json', () => {
+  let status: number | null;
+  let stderr = '';
+  let doc: Json;
+
+  beforeAll(() => {
+    // The bench has its own tsconfig; the main build (pretest) has already made dist/ for it to import.
+    const build = spawnSync(process.execPath, [TSC, '-p', 'bench/tsconfig.json'], { cwd: ROOT, encoding: 'utf8' });
+    expect(build.status, build.stdout + build.stderr).toBe(0);
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MDCLAIM_')));
+    const r = spawnSync(process.execPath, [BENCH, '--quick', '--json'], { cwd: ROOT, encoding: 'utf8', env, timeout: 55_000 });
+    status = r.status;
+    stderr = r.stderr;
+    doc = JSON.parse(r.stdout) as Json;
+  }, 60_000);
+
+  it('exits 0 with one JSON document, progress on stderr', () => {
+    expect(status, stderr).toBe(0);
+    expect(doc.meta.quick).toBe(true);
+    expect(stderr).toMatch(/\[bench\] case uncontended/);
+  });
+
+  it('has every case, every figure a finite number', () => {
+    const r = doc.results;
+    expect(Object.keys(r).sort()).toEqual(['cli', 'contended', 'scaling', 'uncontended', 'write']);
+    for (const [path, v] of leaves(r)) {
+      if (typeof v === 'string' || typeof v === 'boolean') continue;
+      expect(typeof v === 'number' && Number.isFinite(v), `results${path} = ${String(v)}`).toBe(true);
+    }
+    const claimers = Object.keys(r.uncontended.claimers);
+    expect(claimers).toEqual(expect.arrayContaining(['mdclaim', 'mdclaim-durable', 'sqlite-normal', 'sqlite-full', 'lockfile', 'floor']));
+    for (const c of Object.values<Json>(r.uncontended.claimers)) expect(c.claimsPerSec.median).toBeGreaterThan(0);
+    expect(r.uncontended.ratios.length).toBeGreaterThanOrEqual(2);
+    for (const k of ['mdclaim', 'sqlite', 'lockfile']) expect(r.contended.claimers[k].claimsPerSec.median).toBeGreaterThan(0);
+    expect(r.scaling.sizes.length).toBeGreaterThanOrEqual(2);
+    for (const s of r.scaling.sizes) expect(s.claimP50Ms > 0 && s.reapMedianMs > 0).toBe(true);
+    expect(r.cli.ratio.median).toBeGreaterThan(0);
+    expect(r.cli.nextPeakRssMiB).toBeGreaterThan(0);
+    expect(r.write.ratios.map((x: Json) => `${x.a}/${x.b}`)).toEqual(['in-place/replace', 'in-place-durable/replace-durable']);
+  });
+
+  it('passes every drain check: each task claimed once, none lost, none doubled', () => {
+    const c = doc.results.contended;
+    expect(c.allChecksPassed).toBe(true);
+    for (const k of ['mdclaim', 'sqlite', 'lockfile']) {
+      for (const chk of c.claimers[k].checks) {
+        expect(chk, `${k}: ${chk.problems.join('; ')}`).toMatchObject({ ok: true, claimed: c.tasks, logged: c.tasks, duplicates: 0, lost: 0, wrongHolder: 0 });
+      }
+    }
+    expect(doc.results.write.pathsAsExpected).toBe(true);
+    expect(doc.checks).toEqual({ ok: true, failures: [] });
+  });
+
+  it('gives a verdict (met, missed or not run) for every target', () => {
+    expect(doc.targets.map((t: Json) => t.id)).toEqual(['1a', '1b', '2a', '2b', '2c', '3a', '3b', '3c', '3d', '4a', '4b']);
+    for (const t of doc.targets) expect([true, false, null]).toContain(t.met);
+  });
+});
