@@ -3,7 +3,7 @@ import { bytes, type ByteString } from '../format/bytes.js';
 import type { Change } from '../storage/file-store.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
 import { toTask, type Task } from '../format/task.js';
-import { isClaimable } from './claimable.js';
+import { cutoff, isClaimable } from './claimable.js';
 import { notClaimable } from './conflict.js';
 import { findById, idOf, walk, type Seen } from './walk.js';
 
@@ -41,9 +41,10 @@ export function sectionMatches(section: string | undefined, wanted: string): boo
 export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs): Change<Task | null> {
   const above: number[] = [];
   const tags = filter.tags ?? [];
+  const limit = cutoff(args.now, args.leaseMs);
   const picked = walk(src, (s) => {
     const ok =
-      isClaimable(s.t.marker, s.aboveAllDone, args.now, args.leaseMs) &&
+      isClaimable(s.t.marker, s.aboveAllDone, limit) &&
       (filter.section === undefined || sectionMatches(s.t.section, filter.section)) &&
       (tags.length === 0 || hasTags(src, s, tags));
     if (!ok) above.push(s.text[0], s.text[1]);
@@ -64,6 +65,6 @@ export function claimById(src: ByteString, id: string, args: ClaimArgs): Change<
   if (!found) throw new MdclaimError('NOT_FOUND', `no task with id ${id}`);
   const { seen, task } = found;
   const mine = task.status === 'claimed' && task.by === args.by;
-  if (!mine && !isClaimable(seen.t.marker, seen.aboveAllDone, args.now, args.leaseMs)) throw notClaimable(task);
+  if (!mine && !isClaimable(seen.t.marker, seen.aboveAllDone, cutoff(args.now, args.leaseMs))) throw notClaimable(task);
   return claimChange(src, seen, task.id, args);
 }

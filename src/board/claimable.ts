@@ -1,27 +1,43 @@
 import type { Marker } from '../format/marker.js';
+import { formatClaimedAt } from '../format/marker.js';
+
+/** The latest claim time that counts as lapsed: `now - lease`, computed once per operation. */
+export interface Cutoff {
+  ms: number;
+  /** The same instant as mdclaim writes it, so canonical timestamps compare as strings. */
+  iso: string | null;
+}
+
+export function cutoff(now: number, leaseMs: number): Cutoff {
+  const ms = now - leaseMs;
+  // Timestamps are whole seconds: at <= ms exactly when at <= floor(ms) to the second.
+  return { ms, iso: ms >= 0 && ms < 253402300800000 ? formatClaimedAt(ms) : null };
+}
 
 /**
  * Has a timed claim outlived the lease? One notion for `next --lease`,
- * `claim --lease` and `reap --ttl`. An untimed ADW claim (`[🟡, id]`) has no
- * age, so it never lapses by itself.
+ * `claim --lease` and `reap --ttl`: lapsed when now - claimed_at >= lease.
+ * An untimed ADW claim (`[🟡, id]`) has no age, so it never lapses by itself.
  */
-export function isLapsed(m: Marker, now: number, leaseMs: number): boolean {
-  if (m.status !== 'claimed' || m.claimedAt === undefined) return false;
-  return now - Date.parse(m.claimedAt) >= leaseMs;
+export function isLapsed(m: Marker, limit: Cutoff): boolean {
+  const at = m.claimedAt;
+  if (m.status !== 'claimed' || at === undefined) return false;
+  if (limit.iso !== null && at.length === 20 && at.charCodeAt(19) === 0x5a) return at <= limit.iso;
+  return Date.parse(at) <= limit.ms;
 }
 
 /**
  * The one claimable predicate: open; or blocked (`[⏰]`) with every task above
  * it in its section done; or claimed with a lapsed lease (takeover).
  */
-export function isClaimable(m: Marker, aboveAllDone: boolean, now: number, leaseMs: number): boolean {
+export function isClaimable(m: Marker, aboveAllDone: boolean, limit: Cutoff): boolean {
   switch (m.status) {
     case 'open':
       return true;
     case 'blocked':
       return aboveAllDone;
     case 'claimed':
-      return isLapsed(m, now, leaseMs);
+      return isLapsed(m, limit);
     default:
       return false;
   }

@@ -43,6 +43,8 @@ function endsToken(src: ByteString, pos: number): boolean {
  */
 export function parseMarker(src: ByteString, pos: number): Marker | null {
   if (src.charCodeAt(pos) !== 0x5b /* [ */) return null;
+  const quick = parseCommon(src, pos);
+  if (quick !== undefined) return quick;
   const close = src.indexOf(']', pos + 1);
   if (close < 0 || !endsToken(src, close + 1)) return null;
   // A marker is short and lives on one line.
@@ -62,6 +64,47 @@ export function parseMarker(src: ByteString, pos: number): Marker | null {
     return readFields(rest, status, end);
   }
   return null;
+}
+
+const CLAIMED_HEAD = '[' + CLAIMED + ', ';
+
+/**
+ * The markers a busy board is made of — `[ ]`, `[]`, `[x]` and the
+ * `[🟡, by, 2026-11-30T04:06:29Z]` mdclaim writes — read with charCodeAt alone:
+ * a claim reads past every claimed line above the first open one. Returns
+ * undefined to hand anything else to the general reader.
+ */
+function parseCommon(src: ByteString, pos: number): Marker | null | undefined {
+  const c1 = src.charCodeAt(pos + 1);
+  if (c1 === 0x5d /* ] */) return endsToken(src, pos + 2) ? { status: 'open', end: pos + 2 } : null;
+  if (src.charCodeAt(pos + 2) === 0x5d) {
+    if (c1 === 0x20) return endsToken(src, pos + 3) ? { status: 'open', end: pos + 3 } : null;
+    if (c1 === 0x78 || c1 === 0x58) return endsToken(src, pos + 3) ? { status: 'done', end: pos + 3 } : null;
+  }
+  if (!src.startsWith(CLAIMED_HEAD, pos)) return undefined;
+  const byStart = pos + CLAIMED_HEAD.length;
+  let i = byStart;
+  while (i < byStart + 64 && isByChar(src.charCodeAt(i))) i++;
+  // `, ` then exactly `YYYY-MM-DDTHH:MM:SSZ]`
+  if (i === byStart || src.charCodeAt(i) !== 0x2c || src.charCodeAt(i + 1) !== 0x20) return undefined;
+  const at = i + 2;
+  if (src.charCodeAt(at + 20) !== 0x5d || !isCanonicalTime(src, at)) return undefined;
+  if (!endsToken(src, at + 21)) return null;
+  return { status: 'claimed', end: at + 21, by: src.slice(byStart, i), claimedAt: src.slice(at, at + 20) };
+}
+
+function isByChar(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x3a) || c === 0x2d || c === 0x2e || c === 0x5f || c === 0x40;
+}
+
+/** `YYYY-MM-DDTHH:MM:SSZ` at `at`, digits where digits go. */
+function isCanonicalTime(src: ByteString, at: number): boolean {
+  for (let k = 0; k < 20; k++) {
+    const c = src.charCodeAt(at + k);
+    const want = k === 4 || k === 7 ? 0x2d : k === 10 ? 0x54 : k === 13 || k === 16 ? 0x3a : k === 19 ? 0x5a : -1;
+    if (want === -1 ? c < 0x30 || c > 0x39 : c !== want) return false;
+  }
+  return true;
 }
 
 /** The fields after the emoji: `, by, at` (claimed), ` commit, by` (done), `, by` (failed). */
