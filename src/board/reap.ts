@@ -1,11 +1,11 @@
 import type { ByteString } from '../format/bytes.js';
 import { bytes } from '../format/bytes.js';
 import type { Edit } from '../format/edit.js';
-import { IdAssigner } from '../format/id.js';
+import { baseId, IdAssigner, withOrdinal } from '../format/id.js';
 import { renderMarker } from '../format/marker.js';
 import { toTask, type Task } from '../format/task.js';
 import type { Change } from '../storage/file-store.js';
-import { isLapsed } from './claimable.js';
+import { cutoff, isLapsed } from './claimable.js';
 import { walk } from './walk.js';
 
 export interface ReapArgs {
@@ -26,12 +26,14 @@ export function reap(src: ByteString, args: ReapArgs): Change<Task[]> {
   const reaped: Task[] = [];
   const edits: Edit[] = [];
   const open = bytes(renderMarker({ status: 'open' }));
+  const limit = cutoff(args.now, args.ttlMs);
   walk(src, (s) => {
-    const id = ids.assign(src, s.text[0], s.text[1]);
+    // Every task counts towards numbering duplicates; only the stale need their id.
+    const n = ids.ordinal(src, s.text[0], s.text[1]);
     const m = s.t.marker;
-    const stale = isLapsed(m, args.now, args.ttlMs) || (args.includeUntimed && m.status === 'claimed' && m.claimedAt === undefined);
+    const stale = isLapsed(m, limit) || (args.includeUntimed && m.status === 'claimed' && m.claimedAt === undefined);
     if (!stale) return;
-    reaped.push(toTask(src, s.t, id));
+    reaped.push(toTask(src, s.t, withOrdinal(baseId(src, s.text[0], s.text[1]), n)));
     edits.push({ start: s.t.markerStart, end: m.end, bytes: open });
   });
   return { edits: args.dryRun ? [] : edits, result: reaped };

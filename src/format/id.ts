@@ -53,10 +53,15 @@ export class IdAssigner {
   private readonly seen = new Map<string, number>();
 
   assign(src: ByteString, start: number, end: number): string {
+    return withOrdinal(baseId(src, start, end), this.ordinal(src, start, end));
+  }
+
+  /** 1 for the first task with this key or text, 2 for the second, … */
+  ordinal(src: ByteString, start: number, end: number): number {
     const same = sameness(src, start, end);
     const n = (this.seen.get(same) ?? 0) + 1;
     this.seen.set(same, n);
-    return withOrdinal(baseId(src, start, end), n);
+    return n;
   }
 }
 
