@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { close, closeSync, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { MdclaimError } from '../errors.js';
 import type { ByteString } from '../format/bytes.js';
@@ -90,18 +90,20 @@ export class FileStore {
       } catch (err) {
         throw ioError(this.file, err);
       }
-      let unlock: (() => void) | undefined;
+      let unlock: (() => void) | null = null;
       try {
-        unlock = await acquire(this.tryLock, fd, path, exclusive || this.lockKind === 'proper-lockfile', this.opts.lockTimeoutMs);
-        const st = fstatSync(fd);
-        if (!st.isFile()) throw new MdclaimError('IO', `${this.file}: not a regular file`, { file: this.file });
-        if (sameFile(st, path)) return { fd, path, st, unlock };
+        const opened = fstatSync(fd);
+        if (!opened.isFile()) throw new MdclaimError('IO', `${this.file}: not a regular file`, { file: this.file });
+        const current = () => sameFile(opened, path);
+        unlock = await acquire(this.tryLock, fd, path, exclusive || this.lockKind === 'proper-lockfile', this.opts.lockTimeoutMs, current);
+        // Locked, and still the file the path names: nobody replaced it while we waited.
+        if (unlock && current()) return { fd, path, st: fstatSync(fd), unlock };
       } catch (err) {
         unlock?.();
         closeSync(fd);
         throw err instanceof MdclaimError ? err : ioError(this.file, err);
       }
-      unlock();
+      unlock?.();
       closeSync(fd);
     }
   }
@@ -147,7 +149,9 @@ function release(o: Opened): void {
   try {
     o.unlock();
   } finally {
-    closeSync(o.fd);
+    // The last close of a file just replaced frees its blocks, which costs more
+    // than the claim itself: do it on the thread pool, after the lock is released.
+    close(o.fd, () => {});
   }
 }
 

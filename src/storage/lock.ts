@@ -75,11 +75,16 @@ export function chooseLock(kind: LockKind | undefined): { kind: LockKind; tryLoc
   return { kind: 'proper-lockfile', tryLock: tryProperLockfile };
 }
 
+const MAX_BACKOFF_MS = 4;
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * Take the lock, retrying with capped exponential back-off and full jitter
- * until `timeoutMs` has passed, then fail with LOCK_TIMEOUT.
+ * Take the lock, retrying with capped exponential back-off (1, 2, 4 ms) and
+ * full jitter until `timeoutMs` has passed, then fail with LOCK_TIMEOUT.
+ * Returns null as soon as `current()` says the descriptor no longer names
+ * the board (a writer renamed a new file over it): waiting for a lock on a
+ * replaced file would only queue behind other waiters to learn that.
  */
 export async function acquire(
   tryLock: TryLock,
@@ -87,16 +92,20 @@ export async function acquire(
   path: string,
   exclusive: boolean,
   timeoutMs: number,
-): Promise<() => void> {
+  current: () => boolean,
+): Promise<(() => void) | null> {
   const deadline = Date.now() + timeoutMs;
   for (let attempt = 0; ; attempt++) {
     const unlock = tryLock(fd, path, exclusive);
     if (unlock) return unlock;
+    if (!current()) return null;
     const left = deadline - Date.now();
     if (left <= 0) {
       throw new MdclaimError('LOCK_TIMEOUT', `${path}: lock still held by another process after ${timeoutMs} ms`, { file: path });
     }
-    const cap = Math.min(2 ** attempt, 25);
+    // Short waits: a claim holds the lock for about a millisecond, and a
+    // waiter that slept long behind faster pollers is what makes a p99 bad.
+    const cap = Math.min(2 ** attempt, MAX_BACKOFF_MS);
     await sleep(Math.min(left, Math.random() * cap));
   }
 }
