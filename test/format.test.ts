@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDuration } from '../src/board/duration.js';
-import { toByteString } from '../src/format/bytes.js';
+import { bytes, toByteString } from '../src/format/bytes.js';
 import { parseMarker, renderMarker } from '../src/format/marker.js';
 import { inPlaceRange, PAGE } from '../src/storage/write.js';
 import { parseTasks } from '../src/index.js';
@@ -64,24 +64,27 @@ describe('durations', () => {
 });
 
 describe('the in-place write rule', () => {
-  const src = 'a'.repeat(PAGE - 10) + '\n- [ ] t\n';
+  const size = PAGE + 10;
   const edit = (start: number, end: number, bytes: string) => [{ start, end, bytes }];
 
   it('writes a same-length change in place as just the changed bytes', () => {
-    expect(inPlaceRange(src.length, src.slice(0, 5) + 'b' + src.slice(6), edit(5, 6, 'b'))).toEqual({ at: 5, bytes: 'b' });
+    expect(inPlaceRange(size, edit(5, 6, 'b'))).toEqual({ at: 5, end: 6 });
   });
 
   it('writes a growing line in place only when the line to the new end of file stays in one page', () => {
-    const grown = src.slice(0, PAGE - 7) + 'XXXX' + src.slice(PAGE - 6);
-    expect(inPlaceRange(src.length, grown, edit(PAGE - 7, PAGE - 6, 'XXXX'))).toBeNull(); // crosses into page 2
-    const small = '- [ ] a\n- [ ] b\n';
-    const next = '- [ ] a\n- [🟡, w, 2026-11-30T04:06:29Z] b\n';
-    expect(inPlaceRange(small.length, next, edit(10, 13, '[🟡, w, 2026-11-30T04:06:29Z]'))).toEqual({ at: 10, bytes: next.slice(10) });
+    expect(inPlaceRange(size, edit(PAGE - 7, PAGE - 6, 'XXXX'))).toBeNull(); // the tail crosses into the next page
+    const claim = bytes('[🟡, w, 2026-11-30T04:06:29Z]');
+    expect(inPlaceRange(16, edit(10, 13, claim))).toEqual({ at: 10, end: 16 + claim.length - 3 });
+    expect(inPlaceRange(size, edit(PAGE + 2, PAGE + 5, 'XXXXXX'))).toEqual({ at: PAGE + 2, end: size + 3 });
+  });
+
+  it('writes a same-length change that straddles a page boundary by replacing', () => {
+    expect(inPlaceRange(size, edit(PAGE - 2, PAGE + 2, 'abcd'))).toBeNull();
   });
 
   it('never writes a shrinking change or several edits in place', () => {
-    expect(inPlaceRange(src.length, src.slice(1), edit(0, 1, ''))).toBeNull();
-    expect(inPlaceRange(src.length, src, [...edit(0, 1, 'a'), ...edit(2, 3, 'a')])).toBeNull();
+    expect(inPlaceRange(size, edit(0, 1, ''))).toBeNull();
+    expect(inPlaceRange(size, [...edit(0, 1, 'a'), ...edit(2, 3, 'a')])).toBeNull();
   });
 });
 

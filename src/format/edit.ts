@@ -19,3 +19,20 @@ export function applyEdits(src: ByteString, edits: readonly Edit[]): ByteString 
   }
   return out + src.slice(at);
 }
+
+/** The same edits applied to the file's bytes: copies of the untouched ranges, no re-encoding of the whole file. */
+export function applyEditsToBuffer(buf: Buffer, edits: readonly Edit[]): Buffer {
+  const sorted = [...edits].sort((a, b) => a.start - b.start);
+  const size = sorted.reduce((n, e) => n + e.bytes.length - (e.end - e.start), buf.length);
+  const out = Buffer.allocUnsafe(size);
+  let from = 0;
+  let to = 0;
+  for (const e of sorted) {
+    if (e.start < from || e.end < e.start || e.end > buf.length) throw new RangeError(`overlapping or out-of-range edit at byte ${e.start}`);
+    to += buf.copy(out, to, from, e.start);
+    to += out.write(e.bytes, to, 'latin1');
+    from = e.end;
+  }
+  buf.copy(out, to, from);
+  return out;
+}

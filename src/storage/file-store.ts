@@ -2,7 +2,7 @@ import { close, closeSync, fstatSync, openSync, readSync, realpathSync, statSync
 import type { Stats } from 'node:fs';
 import { MdclaimError } from '../errors.js';
 import type { ByteString } from '../format/bytes.js';
-import { applyEdits, type Edit } from '../format/edit.js';
+import { applyEditsToBuffer, type Edit } from '../format/edit.js';
 import { refuseNetworkFs } from './fs-type.js';
 import { acquire, chooseLock, type LockKind, type TryLock } from './lock.js';
 import { inPlaceRange, writeInPlace, writeReplace } from './write.js';
@@ -51,7 +51,7 @@ export class FileStore {
   async read<T>(decide: (src: ByteString) => T): Promise<T> {
     const o = await this.open(false);
     try {
-      return decide(readAll(o));
+      return decide(readAll(o).src);
     } finally {
       release(o);
     }
@@ -61,20 +61,20 @@ export class FileStore {
   async update<T>(decide: (src: ByteString) => Change<T>): Promise<T> {
     const o = await this.open(true);
     try {
-      const src = readAll(o);
+      const { buf, src } = readAll(o);
       const { edits, result } = decide(src);
-      if (edits.length > 0) this.write(o, src, edits);
+      if (edits.length > 0) this.write(o, buf, edits);
       return result;
     } finally {
       release(o);
     }
   }
 
-  private write(o: Opened, src: ByteString, edits: Edit[]): void {
-    const next = applyEdits(src, edits);
-    const inPlace = this.opts.write === 'auto' ? inPlaceRange(src.length, next, edits) : null;
+  private write(o: Opened, buf: Buffer, edits: Edit[]): void {
+    const next = applyEditsToBuffer(buf, edits);
+    const inPlace = this.opts.write === 'auto' ? inPlaceRange(buf.length, edits) : null;
     if (inPlace) {
-      writeInPlace(o.fd, o.path, inPlace.at, inPlace.bytes, this.opts.durable);
+      writeInPlace(o.fd, o.path, inPlace.at, next.subarray(inPlace.at, inPlace.end), this.opts.durable);
     } else {
       writeReplace(o.path, o.st, next, edits, { durable: this.opts.durable, cleanOrphans: this.lockKind !== 'none' });
     }
@@ -134,7 +134,7 @@ function sameFile(st: Stats, path: string): boolean {
   }
 }
 
-function readAll(o: Opened): ByteString {
+function readAll(o: Opened): { buf: Buffer; src: ByteString } {
   const buf = Buffer.allocUnsafe(o.st.size);
   let off = 0;
   while (off < buf.length) {
@@ -142,7 +142,8 @@ function readAll(o: Opened): ByteString {
     if (n === 0) break;
     off += n;
   }
-  return buf.toString('latin1', 0, off);
+  const read = buf.subarray(0, off);
+  return { buf: read, src: read.toString('latin1') };
 }
 
 function release(o: Opened): void {

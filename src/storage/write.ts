@@ -5,35 +5,33 @@ import type { Stats } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { MdclaimError } from '../errors.js';
-import type { ByteString } from '../format/bytes.js';
 import type { Edit } from '../format/edit.js';
 
 /** A write of at most one page, not crossing a page boundary, is seen whole or not at all after a SIGKILL. */
 export const PAGE = 4096;
 
 /**
- * The bytes to write in place for these edits, or null when an in-place
- * write would not be crash-atomic: more than one edit, a shrinking file
- * (that needs a second call, ftruncate), or a range that crosses a page.
+ * The byte range [at, end) of the new file to write in place for these
+ * edits, or null when an in-place write would not be crash-atomic: more than
+ * one edit, a shrinking file (that needs a second call, ftruncate), or a
+ * range that crosses a page.
  */
-export function inPlaceRange(oldSize: number, newSrc: ByteString, edits: readonly Edit[]): { at: number; bytes: ByteString } | null {
+export function inPlaceRange(oldSize: number, edits: readonly Edit[]): { at: number; end: number } | null {
   if (edits.length !== 1) return null;
   const e = edits[0]!;
   const delta = e.bytes.length - (e.end - e.start);
-  if (delta < 0 || newSrc.length !== oldSize + delta) return null;
+  if (delta < 0) return null;
   // Same length: only the changed bytes. Longer: the line and everything after it shifts.
-  const end = delta === 0 ? e.start + e.bytes.length : newSrc.length;
-  if (end === e.start) return { at: e.start, bytes: '' };
-  if (Math.floor(e.start / PAGE) !== Math.floor((end - 1) / PAGE)) return null;
-  return { at: e.start, bytes: newSrc.slice(e.start, end) };
+  const end = delta === 0 ? e.start + e.bytes.length : oldSize + delta;
+  if (end > e.start && Math.floor(e.start / PAGE) !== Math.floor((end - 1) / PAGE)) return null;
+  return { at: e.start, end };
 }
 
-export function writeInPlace(fd: number, path: string, at: number, bytes: ByteString, durable: boolean): void {
-  const buf = Buffer.from(bytes, 'latin1');
-  const n = writeSync(fd, buf, 0, buf.length, at);
-  if (n !== buf.length) throw new MdclaimError('IO', `${path}: short write (${n} of ${buf.length} bytes)`, { file: path });
+export function writeInPlace(fd: number, path: string, at: number, bytes: Buffer, durable: boolean): void {
+  const n = writeSync(fd, bytes, 0, bytes.length, at);
+  if (n !== bytes.length) throw new MdclaimError('IO', `${path}: short write (${n} of ${bytes.length} bytes)`, { file: path });
   if (durable) fdatasyncSync(fd);
-  verify(fd, path, buf, at);
+  verify(fd, path, bytes, at);
 }
 
 /** Read back what was written: the check that this writer's bytes are the ones on disk. */
@@ -55,13 +53,12 @@ const TEMP_SUFFIX = '.mdclaim.tmp';
  * removed first, under the same lock, so nothing accumulates.
  */
 export function writeReplace(
-  path: string, st: Stats, newSrc: ByteString, edits: readonly Edit[], opts: { durable: boolean; cleanOrphans: boolean },
+  path: string, st: Stats, buf: Buffer, edits: readonly Edit[], opts: { durable: boolean; cleanOrphans: boolean },
 ): void {
   const dir = dirname(path);
   const prefix = `.${basename(path)}.`;
   if (opts.cleanOrphans) removeOrphans(dir, prefix);
   const tmp = join(dir, `${prefix}${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
-  const buf = Buffer.from(newSrc, 'latin1');
   let fd: number;
   try {
     fd = openSync(tmp, 'wx+', 0o600);
