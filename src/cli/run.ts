@@ -73,6 +73,14 @@ export { MdclaimError };
 
 async function version(): Promise<string> {
   const { readFileSync } = await import('node:fs');
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
+  // dist/cli.js is bundled; dist/cli/run.js is not: the package root is one or two levels up.
+  for (const up of ['../package.json', '../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name?: string; version: string };
+      if (pkg.name === 'mdclaim') return pkg.version;
+    } catch {
+      // not here
+    }
+  }
+  return 'unknown';
 }
