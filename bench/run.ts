@@ -78,23 +78,29 @@ function machine() {
 
 const DOC = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
 const SVG = fileURLToPath(new URL('../../docs/scaling.svg', import.meta.url));
+const README = fileURLToPath(new URL('../../README.md', import.meta.url));
 const BEGIN = '<!-- bench:results:begin -->';
 const END = '<!-- bench:results:end -->';
 
-/** Replace the generated block of docs/benchmarks.md, leaving the prose around it alone. */
+/** Put `block` between the markers of a file, leaving the prose around it alone. */
+function replaceBlock(file: string, begin: string, end: string, block: string): void {
+  const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const a = old.indexOf(begin);
+  const b = old.indexOf(end);
+  const body = `${begin}\n${block}\n${end}`;
+  writeFileSync(file, a >= 0 && b > a ? old.slice(0, a) + body + old.slice(b + end.length) : `${old.trimEnd()}\n\n${body}\n`);
+}
+
+/** Replace the generated blocks of docs/benchmarks.md (every table) and README.md (the targets), leaving the prose alone. */
 function writeDocs(results: Results, meta: ReturnType<typeof machine>): void {
-  const block = [
-    BEGIN,
-    `Latest full run: ${meta.date}, ${meta.nproc} × ${meta.cpu}, Node ${meta.node}, ${meta.platform}.`,
+  const when = `${meta.date}, ${meta.nproc} × ${meta.cpu}, Node ${meta.node}, ${meta.platform}`;
+  replaceBlock(DOC, BEGIN, END, [`Latest full run: ${when}.`, '', toMarkdown(tables(results))].join('\n'));
+  const targetTable = tables(results).filter((t) => t.title === 'Targets');
+  replaceBlock(README, '<!-- bench:start -->', '<!-- bench:end -->', [
+    `Latest full run of \`npm run bench\`: ${when}. Every table, and how each figure is taken: [docs/benchmarks.md](docs/benchmarks.md).`,
     '',
-    toMarkdown(tables(results)),
-    END,
-  ].join('\n');
-  const old = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Benchmarks\n';
-  const a = old.indexOf(BEGIN);
-  const b = old.indexOf(END);
-  const next = a >= 0 && b > a ? old.slice(0, a) + block + old.slice(b + END.length) : `${old.trimEnd()}\n\n${block}\n`;
-  writeFileSync(DOC, next);
+    toMarkdown(targetTable),
+  ].join('\n'));
   if (results.scaling) {
     const caption = ['claims on a half-claimed board; reap of a board with 10% stale claims', `${meta.date}, ${meta.nproc} × ${meta.cpu}, Node ${meta.node}`];
     writeFileSync(SVG, scalingSvg(results.scaling, caption));
