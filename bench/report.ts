@@ -15,17 +15,17 @@ export interface Results {
 
 /** Why a target is missed, from `node --cpu-prof` of the claim and reap paths (docs/benchmarks.md has the long form). */
 const WHY_MISSED: Record<string, string> = {
-  '1a': 'per claim: re-parse of every claimed marker above the first open one (parseMarker, readFields, Date.parse in isLapsed) plus realpath, stat re-check and read-back',
-  '1b': 'fdatasync is most of both; the rest is the parsing and extra syscalls of 1a',
-  '2a': 'each claim rewrites the whole board (temp file + rename, ~1 ms at 1,000 tasks) and every rename sends each waiter back to reopen and relock',
-  '2b': 'waiters poll a non-blocking flock with back-off up to 25 ms, so unlucky ones lose for hundreds of ms; holders are preempted with 8 processes on 2 cores',
+  '1a': 'about 15 syscalls a claim (realpath, open, fstat, flock, stat re-check, read, pwrite, pread read-back, unlock, close) against the floor\'s 4, and the scan of the board',
+  '1b': 'fdatasync is most of both; mdclaim adds the syscalls of 1a',
+  '2a': 'each worker is a fresh process, so the scanner runs cold (about 3 µs a line against 0.5 µs warm) over the claimed lines above the first open one, and every claim rewrites the 30 KiB board by temp file + rename, all while holding the lock',
+  '2b': 'waiters poll a non-blocking flock with jittered back-off (at most 4 ms) instead of queueing in the kernel, so an unlucky waiter loses many rounds in a row; 8 processes on 2 cores also preempt holders',
   '2c': 'see the failed drain checks on stderr',
-  '3a': 'each claim re-parses the 5,000 claimed markers above it and rewrites the 300 KiB tail by temp file + rename',
-  '3b': 'each claim walks 50,000 claimed lines (2–3 µs each) and rewrites 3 MiB; the replace I/O alone is 14–35 ms here',
-  '3c': 'reap hashes an id for every task (IdAssigner.assign, hex8) though it returns only the stale ones',
-  '3d': 'garbage collection and the 100,000-entry id map in reap grow faster than the file',
-  '4a': 'ESM resolution and compilation of the CLI module graph',
-  '4b': 'per-line scanner objects plus three whole copies of the board (read string, edited string, write buffer)',
+  '3a': 'a claim lengthens its line, so on a board larger than one page it rewrites the file by temp file + rename (330 KiB here), and the scan reads the 5,000 claimed lines above the first open one',
+  '3b': 'the same with a 3 MiB rewrite (its I/O alone 14–35 ms here) and 50,000 claimed lines scanned',
+  '3c': 'one pass over the board and one rewrite; ids are hashed only for the stale claims',
+  '3d': 'garbage collection grows with the board',
+  '4a': 'loading and compiling the bundled CLI (80 KiB) and fs-ext\'s native addon',
+  '4b': 'the board is held three times: the bytes read, their latin1 string, and the new file',
 };
 
 export interface Target {
