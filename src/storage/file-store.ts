@@ -25,9 +25,11 @@ export interface Change<T> {
 
 interface Opened {
   fd: number;
-  path: string;
+  /** Stat of the descriptor, taken before locking: identity and mode (sizes come from reading). */
   st: Stats;
   unlock: () => void;
+  /** Did this operation rename a new file over the one it holds? */
+  replaced: boolean;
 }
 
 /**
@@ -74,30 +76,50 @@ export class FileStore {
     const next = applyEditsToBuffer(buf, edits);
     const inPlace = this.opts.write === 'auto' ? inPlaceRange(buf.length, edits) : null;
     if (inPlace) {
-      writeInPlace(o.fd, o.path, inPlace.at, next.subarray(inPlace.at, inPlace.end), this.opts.durable);
+      writeInPlace(o.fd, this.file, inPlace.at, next.subarray(inPlace.at, inPlace.end), this.opts.durable);
     } else {
-      writeReplace(o.path, o.st, next, edits, { durable: this.opts.durable, cleanOrphans: this.lockKind !== 'none' });
+      writeReplace(this.target(o), o.st, next, edits, { durable: this.opts.durable, cleanOrphans: this.lockKind !== 'none' });
+      o.replaced = true;
     }
   }
 
-  /** Open the file the path names now and lock it; retry if it was replaced while we waited. */
+  /** The real file to rename over: a symlinked board stays a symlink, and its target is replaced. */
+  private target(o: Opened): string {
+    let path: string;
+    try {
+      path = realpathSync.native(this.file);
+    } catch (err) {
+      throw ioError(this.file, err);
+    }
+    // The link cannot have moved while we hold the lock on its target, unless someone ignores the lock.
+    if (!sameFile(o.st, path)) throw new MdclaimError('VERIFY', `${this.file}: the file changed while locked (a writer that ignores the lock?)`, { file: this.file });
+    return path;
+  }
+
+  /**
+   * Open the file the path names now (through any symlink) and lock it;
+   * start again if a writer renamed a new file over it while we waited.
+   */
   private async open(exclusive: boolean): Promise<Opened> {
+    if (!this.fsChecked) {
+      refuseNetworkFs(this.file, this.opts.allowNetworkFs);
+      this.fsChecked = true;
+    }
     for (;;) {
-      const path = this.resolve();
       let fd: number;
       try {
-        fd = openSync(path, exclusive ? 'r+' : 'r');
+        fd = openSync(this.file, exclusive ? 'r+' : 'r');
       } catch (err) {
         throw ioError(this.file, err);
       }
       let unlock: (() => void) | null = null;
       try {
-        const opened = fstatSync(fd);
-        if (!opened.isFile()) throw new MdclaimError('IO', `${this.file}: not a regular file`, { file: this.file });
-        const current = () => sameFile(opened, path);
-        unlock = await acquire(this.tryLock, fd, path, exclusive || this.lockKind === 'proper-lockfile', this.opts.lockTimeoutMs, current);
+        const st = fstatSync(fd);
+        if (!st.isFile()) throw new MdclaimError('IO', `${this.file}: not a regular file`, { file: this.file });
+        const current = () => sameFile(st, this.file);
+        unlock = await acquire(this.tryLock, fd, this.file, exclusive || this.lockKind === 'proper-lockfile', this.opts.lockTimeoutMs, current);
         // Locked, and still the file the path names: nobody replaced it while we waited.
-        if (unlock && current()) return { fd, path, st: fstatSync(fd), unlock };
+        if (unlock && current()) return { fd, st, unlock, replaced: false };
       } catch (err) {
         unlock?.();
         closeSync(fd);
@@ -106,21 +128,6 @@ export class FileStore {
       unlock?.();
       closeSync(fd);
     }
-  }
-
-  private resolve(): string {
-    let path: string;
-    try {
-      // A symlinked board stays a symlink: lock and write its target.
-      path = realpathSync.native(this.file);
-    } catch (err) {
-      throw ioError(this.file, err);
-    }
-    if (!this.fsChecked) {
-      refuseNetworkFs(path, this.opts.allowNetworkFs);
-      this.fsChecked = true;
-    }
-    return path;
   }
 }
 
@@ -134,13 +141,17 @@ function sameFile(st: Stats, path: string): boolean {
   }
 }
 
+/** Read to the end of the file: a short read of a regular file means the end. */
 function readAll(o: Opened): { buf: Buffer; src: ByteString } {
-  const buf = Buffer.allocUnsafe(o.st.size);
+  let buf = Buffer.allocUnsafe(o.st.size + 4096);
   let off = 0;
-  while (off < buf.length) {
+  for (;;) {
     const n = readSync(o.fd, buf, off, buf.length - off, off);
-    if (n === 0) break;
     off += n;
+    if (off < buf.length) break;
+    const bigger = Buffer.allocUnsafe(buf.length * 2);
+    buf.copy(bigger, 0, 0, off);
+    buf = bigger;
   }
   const read = buf.subarray(0, off);
   return { buf: read, src: read.toString('latin1') };
@@ -151,8 +162,9 @@ function release(o: Opened): void {
     o.unlock();
   } finally {
     // The last close of a file just replaced frees its blocks, which costs more
-    // than the claim itself: do it on the thread pool, after the lock is released.
-    close(o.fd, () => {});
+    // than the claim itself: do that one on the thread pool, after unlocking.
+    if (o.replaced) close(o.fd, () => {});
+    else closeSync(o.fd);
   }
 }
 
