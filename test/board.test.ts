@@ -92,6 +92,23 @@ describe('board', () => {
     expect(await later.claim(beta.id, { by: 'b' })).toMatchObject({ by: 'b', claimedAt: '2026-11-30T04:36:29Z' });
   });
 
+  it('lets the holder heartbeat a lapsed claim until someone takes it over, then refuses it naming the new holder', async () => {
+    const file = boardFile('- [🟡, slow, 2026-11-30T03:00:00Z] long job\n');
+    let now = Date.parse('2026-11-30T05:00:00Z');
+    const board = openBoard(file, { now: () => now });
+    const [job] = await board.list();
+    expect(await board.heartbeat(job!.id, { by: 'slow' })).toMatchObject({ claimedAt: '2026-11-30T05:00:00Z' });
+    now += 31 * 60_000;
+    expect(await board.claim(job!.id, { by: 'fast' })).toMatchObject({ by: 'fast' });
+    expect(await errorOf(board.heartbeat(job!.id, { by: 'slow' }))).toMatchObject({ code: 'CONFLICT', holder: 'fast' });
+  });
+
+  it('adds to a CRLF board without a final newline, keeping its line endings', async () => {
+    const file = boardFile('## A\r\n- [ ] one');
+    await openBoard(file).add('two');
+    expect(read(file)).toBe('## A\r\n- [ ] one\r\n- [ ] two\r\n');
+  });
+
   it('lets a lease of 0s make every timed claim lapsed', async () => {
     const board = openBoard(boardFile('[🟡, x, 2026-11-30T04:06:29Z] a\n[🟡, y] b\n'), { now: at('2026-11-30T04:06:29Z') });
     expect(await board.next({ by: 'z', lease: '0s' })).toMatchObject({ text: 'a', by: 'z' });

@@ -61,11 +61,14 @@ function afterLine(src: ByteString, end: number): number {
   return end;
 }
 
+/** The line ending of the task the new one follows, else the file's first, else `\n`. */
 function lineEnding(src: ByteString, model: TaskLine | undefined): string {
-  const at = model ? model.end : src.indexOf('\n');
-  if (at >= 0 && src.charCodeAt(at) === 0x0d) return '\r\n';
-  if (at > 0 && src.charCodeAt(at - 1) === 0x0d && !model) return '\r\n';
-  return '\n';
+  if (model && model.end < src.length) {
+    if (src.charCodeAt(model.end) === 0x0a) return '\n';
+    return src.charCodeAt(model.end + 1) === 0x0a ? '\r\n' : '\r';
+  }
+  const lf = src.indexOf('\n');
+  return lf > 0 && src.charCodeAt(lf - 1) === 0x0d ? '\r\n' : '\n';
 }
 
 /** The bytes before the model's marker (`- `, `  * `, `3. `): an ordered list counts on, or starts at 1 in a new list. */
