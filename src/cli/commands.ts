@@ -1,7 +1,7 @@
 import type { Board } from '../board/board.js';
 import { DEFAULT_LEASE } from '../board/board.js';
 import { parseDuration } from '../board/duration.js';
-import { MdclaimError, usage } from '../errors.js';
+import { usage } from '../errors.js';
 import type { Task } from '../format/task.js';
 import { has, one, type Parsed } from './args.js';
 import { EXIT } from './exit.js';
@@ -121,4 +121,3 @@ export const commands: Record<string, Command> = {
   },
 };
 
-export { MdclaimError };

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { MdclaimError, usage } from '../errors.js';
-import type { Task } from '../format/task.js';
+import { usage } from '../errors.js';
 import { has, one, parseArgs, type Parsed } from './args.js';
 import { EXIT } from './exit.js';
 import { allowedFlags, commandHelp, COMMANDS, HELP } from './help.js';
@@ -65,11 +64,6 @@ export function printJson(io: Output, doc: unknown): void {
   io.out(JSON.stringify(doc));
 }
 
-export function describe(task: Task): string {
-  return `${task.id} (line ${task.line}): ${task.text}`;
-}
-
-export { MdclaimError };
 
 async function version(): Promise<string> {
   const { readFileSync } = await import('node:fs');
