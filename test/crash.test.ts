@@ -29,6 +29,18 @@ function assertWhole(text: string): void {
 
 const rounds = 24;
 
+describe('the wholeness check', () => {
+  it('rejects a file with a half-written marker, a shifted tail or a changed text', () => {
+    const lines = BOARD.split('\n');
+    const torn = (i: number, line: string) => [...lines.slice(0, i), line, ...lines.slice(i + 1)].join('\n');
+    expect(() => assertWhole(torn(2, '- [🟡, k0, 2026-11-30T0'))).toThrow();
+    expect(() => assertWhole(torn(3, '- [ ] task 1 — ünïcödé 🚀 {t1}- [ ] task 2'))).toThrow();
+    expect(() => assertWhole(torn(4, '- [ ] task 2 — unicode 🚀 {t2}'))).toThrow();
+    expect(() => assertWhole(BOARD + '\n')).toThrow();
+    assertWhole(torn(2, '- [🟡, k0, 2026-11-30T04:06:29Z] task 0 — ünïcödé 🚀 {t0}'));
+  });
+});
+
 describe('SIGKILL at random instants', () => {
   it.each(['auto', 'replace'])('never leaves a torn or wrongly changed file (write: %s)', async (write) => {
     const file = boardFile(BOARD);
