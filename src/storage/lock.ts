@@ -50,7 +50,8 @@ const tryFlock = (ext: FsExt): TryLock => (fd, _path, exclusive) => {
 const tryProperLockfile: TryLock = (_fd, path) => {
   const lockfile = require('proper-lockfile') as typeof import('proper-lockfile');
   try {
-    return lockfile.lockSync(path, { realpath: false, stale: 10_000 });
+    // realpath: boards reached through different symlinks share one lock directory, beside the target.
+    return lockfile.lockSync(path, { realpath: true, stale: 10_000 });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') return null;
     throw new MdclaimError('IO', `cannot lock: ${(err as Error).message}`, { cause: err });
