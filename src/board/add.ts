@@ -1,7 +1,6 @@
 import { MdclaimError, usage } from '../errors.js';
 import { bytes, type ByteString } from '../format/bytes.js';
 import type { Edit } from '../format/edit.js';
-import { applyEdits } from '../format/edit.js';
 import { TaskScanner, type TaskLine } from '../format/scan.js';
 import type { Task } from '../format/task.js';
 import type { Change } from '../storage/file-store.js';
@@ -47,7 +46,7 @@ export function add(src: ByteString, text: string, section?: string): Change<Tas
   // If the line would be swallowed by what precedes it (an HTML block, say), set it apart with a blank line.
   for (const gap of ['', eol]) {
     const edit: Edit = { start: at, end: at, bytes: head + gap + bytes(line) + eol };
-    const next = applyEdits(src, [edit]);
+    const next = src.slice(0, at) + edit.bytes + src.slice(at);
     const lineNo = lineNumberAt(next, at + head.length + gap.length);
     const task = listTasks(next).find((t) => t.line === lineNo);
     if (task && task.status === 'open') return { edits: [edit], result: task };

@@ -1,8 +1,8 @@
 import { MdclaimError } from '../errors.js';
-import { bytes, type ByteString } from '../format/bytes.js';
+import { bytes, utf8, type ByteString } from '../format/bytes.js';
 import type { Change } from '../storage/file-store.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
-import { toTask, type Task } from '../format/task.js';
+import { parseTags, toTask, type Task } from '../format/task.js';
 import { cutoff, isClaimable } from './claimable.js';
 import { notClaimable } from './conflict.js';
 import { findById, idOf, walk, type Seen } from './walk.js';
@@ -55,7 +55,7 @@ export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs):
 }
 
 function hasTags(src: ByteString, s: Seen, tags: readonly string[]): boolean {
-  const have = toTask(src, s.t, '').tags;
+  const have = parseTags(utf8(src, s.text[0], s.text[1]));
   return tags.every((t) => have.includes(t));
 }
 

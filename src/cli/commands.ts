@@ -1,5 +1,6 @@
 import type { Board } from '../board/board.js';
 import { DEFAULT_LEASE } from '../board/board.js';
+import { sectionMatches } from '../board/claim.js';
 import { parseDuration } from '../board/duration.js';
 import { usage } from '../errors.js';
 import type { Task } from '../format/task.js';
@@ -44,7 +45,6 @@ export const commands: Record<string, Command> = {
     if (status !== undefined && !STATUSES.includes(status)) throw usage(`--status must be one of ${STATUSES.join(', ')}, got "${status}"`);
     const section = one(p, 'section');
     const tags = p.flags.get('tag') ?? [];
-    const { sectionMatches } = await import('../board/claim.js');
     const tasks = (await board.list()).filter(
       (t) => (status === undefined || t.status === status) && (section === undefined || sectionMatches(t.section, section)) && tags.every((g) => t.tags.includes(g)),
     );

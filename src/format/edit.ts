@@ -7,20 +7,7 @@ export interface Edit {
   bytes: ByteString;
 }
 
-/** Apply non-overlapping edits (in any order) to a byte string. Pure. */
-export function applyEdits(src: ByteString, edits: readonly Edit[]): ByteString {
-  const sorted = [...edits].sort((a, b) => a.start - b.start);
-  let out = '';
-  let at = 0;
-  for (const e of sorted) {
-    if (e.start < at || e.end < e.start || e.end > src.length) throw new RangeError(`overlapping or out-of-range edit at byte ${e.start}`);
-    out += src.slice(at, e.start) + e.bytes;
-    at = e.end;
-  }
-  return out + src.slice(at);
-}
-
-/** The same edits applied to the file's bytes: copies of the untouched ranges, no re-encoding of the whole file. */
+/** Apply non-overlapping edits (in any order) to the file's bytes: copies of the untouched ranges, no re-encoding of the whole file. */
 export function applyEditsToBuffer(buf: Buffer, edits: readonly Edit[]): Buffer {
   const sorted = [...edits].sort((a, b) => a.start - b.start);
   const size = sorted.reduce((n, e) => n + e.bytes.length - (e.end - e.start), buf.length);
