@@ -9,18 +9,22 @@ import { boardFile, bytesOf, read } from './helpers/tmp.js';
 
 const BOARD = '- [ ] one\n- [ ] two\n';
 
-/** Hold an exclusive flock(1) on the file for `ms` — the same lock a person editing under `flock tasks.md vi tasks.md` holds. */
-async function holdLock(file: string, ms: number) {
+/**
+ * Hold an exclusive flock(1) on the file for `ms` — the same lock a person editing
+ * under `flock tasks.md vi tasks.md` holds. Resolves once the lock is taken, with
+ * a promise that settles when it is let go.
+ */
+async function holdLock(file: string, ms: number): Promise<{ released: Promise<unknown> }> {
   const child = spawn('flock', ['-x', file, 'sh', '-c', `echo locked; sleep ${ms / 1000}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const released = new Promise((r) => child.on('close', r));
   await new Promise((r) => child.stdout.once('data', r));
-  return new Promise((r) => child.on('close', r));
+  return { released };
 }
 
 describe('the lock', () => {
   it('waits for a holder outside mdclaim and times out with exit 1, the file unchanged', async () => {
     const file = boardFile(BOARD);
-    const held = holdLock(file, 1500);
-    await new Promise((r) => setTimeout(r, 50));
+    const held = (await holdLock(file, 1500)).released;
     const r = mdclaim(['next', '--file', file, '--by', 'w', '--lock-timeout', '300ms']);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/^error\[LOCK_TIMEOUT\]: .*lock still held by another process after 300 ms\n$/);
@@ -30,7 +34,7 @@ describe('the lock', () => {
 
   it('proceeds as soon as the holder lets go', async () => {
     const file = boardFile(BOARD);
-    const held = holdLock(file, 400);
+    const held = (await holdLock(file, 400)).released;
     const started = Date.now();
     const task = await openBoard(file).next({ by: 'w' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
@@ -40,7 +44,7 @@ describe('the lock', () => {
 
   it('keeps other file I/O of the process running while it waits (no pool thread is pinned)', async () => {
     const file = boardFile(BOARD);
-    const held = holdLock(file, 3000);
+    const held = (await holdLock(file, 3000)).released;
     // More waiters than libuv has pool threads: a blocking flock in each would stall every read below.
     const waiters = Array.from({ length: 6 }, () => openBoard(file).next({ by: 'w' }));
     const { readFile } = await import('node:fs/promises');
