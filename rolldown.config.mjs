@@ -6,7 +6,7 @@ import { defineConfig } from 'rolldown';
 export default defineConfig({
   input: 'src/cli.ts',
   platform: 'node',
-  // Native and rarely needed: loaded at run time, only when used.
-  external: ['fs-ext', 'proper-lockfile'],
+  // Native, rarely needed, or only for a PostgreSQL board: loaded at run time, only when used.
+  external: ['fs-ext', 'proper-lockfile', 'pg'],
   output: { file: 'dist/cli.js', format: 'esm', codeSplitting: false },
 });

@@ -1,5 +1,10 @@
-export { openBoard, Board, DEFAULT_LEASE } from './board/board.js';
-export type { BoardOptions, NextOptions } from './board/board.js';
+export { Board, DEFAULT_LEASE } from './board/board.js';
+export { openBoard } from './board/open.js';
+export type { OpenOptions } from './board/open.js';
+export { PgBoard } from './pg/board.js';
+export type { PgBoardOptions } from './pg/board.js';
+export type { BoardOptions } from './board/board.js';
+export type { TaskBoard, NextOptions, ClaimOptions, HolderOptions, ReapOptions, HistoryEvent } from './board/types.js';
 export { MdclaimError } from './errors.js';
 export type { ErrorCode } from './errors.js';
 export { parseTasks } from './parse.js';

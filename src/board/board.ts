@@ -1,5 +1,5 @@
-import { MdclaimError, usage } from '../errors.js';
-import { isValidBy } from '../format/marker.js';
+import { usage } from '../errors.js';
+import { checkBy, checkId, checkTags } from './checks.js';
 import type { Task } from '../format/task.js';
 import { FileStore, type WriteMode } from '../storage/file-store.js';
 import type { LockKind } from '../storage/lock.js';
@@ -9,6 +9,7 @@ import { parseDuration } from './duration.js';
 import { done, fail, heartbeat, release } from './finish.js';
 import { reap } from './reap.js';
 import { listTasks } from './walk.js';
+import type { HistoryEvent, NextOptions, TaskBoard } from './types.js';
 
 export interface BoardOptions {
   /** How old a claim must be before `next`/`claim` may take it over (default `30m`). */
@@ -27,21 +28,12 @@ export interface BoardOptions {
   now?: () => number;
 }
 
-export interface NextOptions {
-  by: string;
-  lease?: string | number;
-  tags?: readonly string[];
-  section?: string;
-}
+export type { NextOptions } from './types.js';
 
 export const DEFAULT_LEASE = '30m';
 
-/** Open a board file; nothing is read until an operation runs. */
-export function openBoard(path: string, options: BoardOptions = {}): Board {
-  return new Board(path, options);
-}
-
-export class Board {
+/** A board in a markdown file on this host. */
+export class Board implements TaskBoard {
   private readonly store: FileStore;
   private readonly leaseMs: number;
   private readonly now: () => number;
@@ -59,6 +51,10 @@ export class Board {
       lockTimeoutMs: parseDuration(options.lockTimeout ?? process.env['MDCLAIM_LOCK_TIMEOUT'] ?? '10s', 'lockTimeout'),
       allowNetworkFs: options.allowNetworkFs ?? process.env['MDCLAIM_ALLOW_NFS'] === '1',
     });
+  }
+
+  get location(): string {
+    return this.path;
   }
 
   /** Which lock this board takes: `flock`, or `proper-lockfile` where fs-ext cannot load. */
@@ -126,23 +122,29 @@ export class Board {
     return this.store.update((src) => add(src, text, options.section));
   }
 
+  /** The file board keeps no history: the file holds only the present. */
+  async history(_id: string): Promise<HistoryEvent[]> {
+    throw usage('history is kept only by a PostgreSQL board (see "When you outgrow one host" in the README)');
+  }
+
+  /** A file gives no signal when it changes under the lock: wait out the interval. */
+  async waitForWork(signal: AbortSignal | undefined, timeoutMs: number): Promise<void> {
+    if (signal?.aborted) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  /** Nothing stays open between operations. */
+  async close(): Promise<void> {}
+
   private lease(lease: string | number | undefined): number {
     return lease === undefined ? this.leaseMs : parseDuration(lease, 'lease');
   }
-}
-
-function checkBy(by: unknown): string {
-  if (typeof by !== 'string' || !isValidBy(by)) {
-    throw usage(`by must be 1–64 of [A-Za-z0-9._:@-], got ${typeof by === 'string' ? `"${by}"` : typeof by}`);
-  }
-  return by;
-}
-
-function checkId(id: unknown): void {
-  if (typeof id !== 'string' || id === '') throw new MdclaimError('USAGE', `task id must be a non-empty string, got ${typeof id}`);
-}
-
-function checkTags(tags: readonly string[]): string[] {
-  if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string' || t === '')) throw usage('tags must be an array of non-empty strings');
-  return [...tags];
 }

@@ -32,9 +32,13 @@ function claimChange(src: ByteString, seen: Seen, id: string, args: ClaimArgs): 
 /** Does a section heading name `wanted`, as its text or as an ADW `Git Worktree <name>`? */
 export function sectionMatches(section: string | undefined, wanted: string): boolean {
   if (section === undefined) return false;
-  if (section === wanted) return true;
+  return section === wanted || worktreeOf(section) === wanted;
+}
+
+/** The `<name>` of an ADW `Git Worktree <name>` heading, else undefined. */
+export function worktreeOf(section: string): string | undefined {
   const worktree = /^Git Worktree\s+(.+)$/.exec(section);
-  return worktree !== null && worktree[1]!.trim() === wanted;
+  return worktree === null ? undefined : worktree[1]!.trim();
 }
 
 /** Claim the first claimable task in file order that matches the filter; null when there is none. */

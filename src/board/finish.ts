@@ -1,4 +1,5 @@
-import { MdclaimError, usage } from '../errors.js';
+import { MdclaimError } from '../errors.js';
+import { checkCommit } from './checks.js';
 import { bytes, type ByteString } from '../format/bytes.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
 import { FAILED_SEP, type Task } from '../format/task.js';
@@ -26,10 +27,8 @@ export function heartbeat(src: ByteString, id: string, by: string, now: number):
   return withMarker(seen, renderMarker({ status: 'claimed', by, claimedAt }), { ...task, claimedAt });
 }
 
-const COMMIT = /^[A-Za-z0-9._/-]{1,64}$/;
-
 export function done(src: ByteString, id: string, by: string, commit?: string): Change<Task> {
-  if (commit !== undefined && !COMMIT.test(commit)) throw usage(`commit "${commit}" must be 1–64 of [A-Za-z0-9._/-]`);
+  checkCommit(commit);
   const { seen, task } = holderOnly(src, id, by);
   const result: Task = { ...task, status: 'done', by };
   delete result.claimedAt;

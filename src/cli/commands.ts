@@ -1,4 +1,4 @@
-import type { Board } from '../board/board.js';
+import type { TaskBoard as Board } from '../board/types.js';
 import { DEFAULT_LEASE } from '../board/board.js';
 import { sectionMatches } from '../board/claim.js';
 import { parseDuration } from '../board/duration.js';
@@ -64,7 +64,7 @@ export const commands: Record<string, Command> = {
     const picked = await board.next({ by, lease: leaseValue, ...(tags ? { tags } : {}), ...(section === undefined ? {} : { section }) });
     if (!picked) {
       if (has(p, 'json')) printJson(io, { task: null });
-      else io.err(`nothing to claim in ${board.path}`);
+      else io.err(`nothing to claim in ${board.location}`);
       return EXIT.NO_TASK;
     }
     return claimed(picked, p, io, leaseValue);

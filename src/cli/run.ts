@@ -42,7 +42,7 @@ export async function run(argv: readonly string[], io: Output): Promise<number> 
   const lockTimeout = one(p, 'lock-timeout');
   const file = one(p, 'file') ?? process.env['MDCLAIM_FILE'] ?? './tasks.md';
   // Loaded only now: --help and usage errors never pay for the board.
-  const { openBoard } = await import('../board/board.js');
+  const { openBoard } = await import('../board/open.js');
   const board = openBoard(file, {
     ...(write === undefined ? {} : { write }),
     ...(has(p, 'durable') ? { durable: true } : {}),

@@ -17,8 +17,11 @@ export function trackerKey(src: ByteString, start: number, end: number): string 
  * text, so status and position never change it.
  */
 export function baseId(src: ByteString, start: number, end: number): string {
-  const key = trackerKey(src, start, end);
-  if (key) return key;
+  return trackerKey(src, start, end) ?? textHash(src, start, end);
+}
+
+/** 12 hex digits of a 48-bit hash of the text bytes: the id of a task without a tracker key of its own. */
+export function textHash(src: ByteString, start: number, end: number): string {
   // Two FNV-1a lanes with different primes, each finished with a murmur3 mix.
   let a = 0x811c9dc5;
   let b = 0x050c5d1f;

@@ -13,6 +13,10 @@ export interface Task {
   status: Status;
   by?: string;
   claimedAt?: string;
+  /** A timed claim's own lease (`'30m'` when its line has none). */
+  lease?: string;
+  /** When a timed claim lapses: claimedAt + lease, RFC 3339 to the second. */
+  expiresAt?: string;
   commit?: string;
   reason?: string;
   section?: string;

@@ -1,0 +1,81 @@
+import type { Task } from '../format/task.js';
+
+// The one interface every board implements (the file board and the PostgreSQL
+// board), so the CLI, triggers and the runner never ask which one they hold.
+
+export interface ClaimOptions {
+  by: string;
+  /** The new claim's own lease (default: the board's, `30m`). */
+  lease?: string | number;
+}
+
+export interface NextOptions extends ClaimOptions {
+  tags?: readonly string[];
+  section?: string;
+}
+
+/**
+ * Who makes a holder write. With `claimedAt` (as the last next/claim/heartbeat
+ * returned it) the write applies only to that very claim: CONFLICT otherwise,
+ * even when `by` is the same.
+ */
+export interface HolderOptions {
+  by: string;
+  claimedAt?: string;
+}
+
+export interface ReapOptions {
+  /** Also reopen claims older than this, whatever their own lease. */
+  ttl?: string | number;
+  dryRun?: boolean;
+  /** Also reopen ADW claims with no timestamp (`[🟡, id]`). */
+  includeUntimed?: boolean;
+}
+
+/** One entry of a task's append-only history. */
+export interface HistoryEvent {
+  /** Increases with every event on the board. */
+  seq: number;
+  /** RFC 3339 with microseconds, from the database clock. */
+  at: string;
+  event: 'added' | 'imported' | 'claimed' | 'renewed' | 'taken over' | 'done' | 'failed' | 'released' | 'reaped';
+  /** Who made the change (absent for a reap or an import). */
+  by?: string;
+  /** Who held the task before a takeover or a reap. */
+  from?: string;
+  /** The claim the event made or renewed. */
+  claimedAt?: string;
+  lease?: string;
+  commit?: string;
+  reason?: string;
+  /** The operation that made the change: `next`, `claim`, `heartbeat`, `done`, `fail`, `release`, `reap`, `add`, `import`. */
+  via: string;
+  /** The task's text, so a history still reads after the board was replaced. */
+  text: string;
+}
+
+export interface TaskBoard {
+  /** The path, or the URL without its password. */
+  readonly location: string;
+  /** Every task in board order. */
+  list(): Promise<Task[]>;
+  /** Claim the first claimable task in board order that has every tag and is in the section; null when none is. */
+  next(options: NextOptions): Promise<Task | null>;
+  claim(id: string, options: ClaimOptions): Promise<Task>;
+  heartbeat(id: string, options: HolderOptions): Promise<Task>;
+  done(id: string, options: HolderOptions & { commit?: string }): Promise<Task>;
+  fail(id: string, options: HolderOptions & { reason?: string }): Promise<Task>;
+  release(id: string, options: HolderOptions): Promise<Task>;
+  /** Reopen lapsed claims; returns them as they were. */
+  reap(options?: ReapOptions): Promise<Task[]>;
+  add(text: string, options?: { section?: string }): Promise<Task>;
+  /** The task's events, oldest first. */
+  history(id: string): Promise<HistoryEvent[]>;
+  /**
+   * Resolve when a task may have become claimable, or after `timeoutMs`,
+   * or when `signal` aborts: a runner's wait between two `next` calls.
+   */
+  waitForWork(signal: AbortSignal | undefined, timeoutMs: number): Promise<void>;
+  /** Let go of connections; the board is unusable after. */
+  close(): Promise<void>;
+}
