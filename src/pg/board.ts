@@ -1,0 +1,182 @@
+import { checkBy, checkClaimedAt, checkCommit, checkId, checkTags } from '../board/checks.js';
+import { parseDuration } from '../board/duration.js';
+import { foldReason } from '../board/finish.js';
+import type { ClaimOptions, HistoryEvent, HolderOptions, NextOptions, ReapOptions, TaskBoard } from '../board/types.js';
+import { MdclaimError, usage } from '../errors.js';
+import { bytes } from '../format/bytes.js';
+import { FAILED_SEP, type Task } from '../format/task.js';
+import { addTask } from './add.js';
+import { createBoard, findBoard } from './boards.js';
+import { claimById, claimNext } from './claim.js';
+import { Db, type Conn } from './db.js';
+import { holderWrite, type HolderVerb } from './finish.js';
+import { historyOf } from './history.js';
+import { ensureSchema, migrate, type Migrated } from './migrate.js';
+import { reapStale } from './reap.js';
+import { taskColumns, toTask, type TaskRow } from './rows.js';
+import { exportDocument, importDocument } from './transfer.js';
+import { parsePgUrl, type PgTarget } from './url.js';
+import { WorkListener } from './wait.js';
+
+export interface PgBoardOptions {
+  /** The default lease of a new claim (default `30m`). */
+  lease?: string | number;
+  /** Most connections this board object opens at once (default 4; the CLI uses 1). */
+  pool?: number;
+  /** Give up connecting after this long (default `connect_timeout` in the URL, else `10s`). */
+  connectTimeout?: string | number;
+}
+
+const LIST = `SELECT ${taskColumns(
+  't',
+  `1 + t.lead_breaks + coalesce(sum(t.lead_breaks + t.body_breaks) OVER (ORDER BY t.position ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::int`,
+)} FROM mdclaim.task t WHERE t.board = $1 ORDER BY t.position`;
+
+/**
+ * A board in PostgreSQL: the same tasks, ids and rules as the file board,
+ * decided by the database in one statement per change, on its clock alone.
+ */
+export class PgBoard implements TaskBoard {
+  readonly location: string;
+  private readonly target: PgTarget;
+  private readonly db: Db;
+  private readonly leaseMs: number;
+  private ready: Promise<void> | null = null;
+  private boardId: number | null = null;
+  private readonly listener: WorkListener;
+
+  constructor(url: string, options: PgBoardOptions = {}) {
+    this.target = parsePgUrl(url);
+    this.location = `${this.target.display}?board=${this.target.board}`;
+    this.leaseMs = parseDuration(options.lease ?? '30m', 'lease');
+    const pool = options.pool ?? 4;
+    if (!Number.isInteger(pool) || pool < 1) throw usage(`pool must be a whole number ≥ 1, got ${String(pool)}`);
+    const connectTimeoutMs = options.connectTimeout === undefined ? (this.target.connectTimeoutMs ?? 10_000) : parseDuration(options.connectTimeout, 'connectTimeout');
+    this.db = new Db(this.target, { max: pool, connectTimeoutMs });
+    this.listener = new WorkListener(this.db, () => this.board());
+  }
+
+  async list(): Promise<Task[]> {
+    const board = await this.board();
+    return this.db.with(async (c) => (await c.query<TaskRow>(LIST, [board])).map(toTask));
+  }
+
+  async next(options: NextOptions): Promise<Task | null> {
+    const by = checkBy(options?.by);
+    const leaseMs = this.lease(options.lease);
+    const tags = options.tags ? checkTags(options.tags) : [];
+    const board = await this.board();
+    return this.db.with((c) => claimNext(c, { board, by, leaseMs, tags, ...(options.section === undefined ? {} : { section: options.section }) }));
+  }
+
+  async claim(id: string, options: ClaimOptions): Promise<Task> {
+    const by = checkBy(options?.by);
+    const leaseMs = this.lease(options.lease);
+    checkId(id);
+    const board = await this.board();
+    return this.db.with((c) => claimById(c, { board, id, by, leaseMs }));
+  }
+
+  heartbeat(id: string, options: HolderOptions): Promise<Task> {
+    return this.holder('heartbeat', id, options);
+  }
+
+  done(id: string, options: HolderOptions & { commit?: string }): Promise<Task> {
+    checkCommit(options?.commit);
+    return this.holder('done', id, options, options.commit);
+  }
+
+  fail(id: string, options: HolderOptions & { reason?: string }): Promise<Task> {
+    if (options?.reason !== undefined && typeof options.reason !== 'string') throw usage('reason must be a string');
+    const folded = options?.reason === undefined ? '' : foldReason(options.reason);
+    return this.holder('fail', id, options, folded === '' ? undefined : folded, Buffer.from(folded === '' ? '' : bytes(`${FAILED_SEP} ${folded}`), 'latin1'));
+  }
+
+  release(id: string, options: HolderOptions): Promise<Task> {
+    return this.holder('release', id, options);
+  }
+
+  async reap(options: ReapOptions = {}): Promise<Task[]> {
+    const ttlMs = options.ttl === undefined ? undefined : parseDuration(options.ttl, 'ttl');
+    const board = await this.board();
+    return this.db.with((c) =>
+      reapStale(c, { board, ...(ttlMs === undefined ? {} : { ttlMs }), dryRun: options.dryRun ?? false, includeUntimed: options.includeUntimed ?? false }),
+    );
+  }
+
+  async add(text: string, options: { section?: string } = {}): Promise<Task> {
+    if (typeof text !== 'string') throw usage(`text must be a string, got ${typeof text}`);
+    await this.schema();
+    return this.db.with(async (c) => addTask(c, await createBoard(c, this.target.board), text, options.section), true);
+  }
+
+  async history(id: string): Promise<HistoryEvent[]> {
+    checkId(id);
+    const board = await this.board();
+    return this.db.with((c) => historyOf(c, board, id));
+  }
+
+  waitForWork(signal: AbortSignal | undefined, timeoutMs: number): Promise<void> {
+    return this.listener.wait(signal, timeoutMs);
+  }
+
+  /** Load a markdown document as this board (refused when the board has tasks, unless `replace`). */
+  async importDocument(doc: Buffer, options: { replace?: boolean } = {}): Promise<{ tasks: number; replaced: number }> {
+    await this.schema();
+    const out = await this.db.with((c) => importDocument(c, this.target.board, doc, options.replace ?? false), true);
+    this.boardId = out.board;
+    return { tasks: out.tasks, replaced: out.replaced };
+  }
+
+  /** The board in the file format, byte for byte what was imported plus the changes since. */
+  async exportDocument(): Promise<Buffer> {
+    const board = await this.board();
+    return this.db.with((c) => exportDocument(c, board), true);
+  }
+
+  /** Create or upgrade the schema; every board does this on first use. */
+  async migrate(): Promise<Migrated> {
+    const out = await migrate(this.db);
+    this.ready = Promise.resolve();
+    return out;
+  }
+
+  async close(): Promise<void> {
+    await this.listener.close();
+    await this.db.end();
+  }
+
+  private async holder(verb: HolderVerb, id: string, options: HolderOptions, value?: string, suffix?: Buffer): Promise<Task> {
+    const by = checkBy(options?.by);
+    const claimedAt = checkClaimedAt(options.claimedAt);
+    checkId(id);
+    const board = await this.board();
+    return this.db.with((c: Conn) =>
+      holderWrite(c, verb, { board, id, by, ...(claimedAt === undefined ? {} : { claimedAt }), ...(value === undefined ? {} : { value }), ...(suffix ? { suffix } : {}) }),
+    );
+  }
+
+  private schema(): Promise<void> {
+    this.ready ??= ensureSchema(this.db).catch((err: unknown) => {
+      this.ready = null;
+      throw err;
+    });
+    return this.ready;
+  }
+
+  /** The board's id, looked up once: a board that does not exist is an error, as a missing file is. */
+  private async board(): Promise<number> {
+    if (this.boardId !== null) return this.boardId;
+    await this.schema();
+    const id = await this.db.with((c) => findBoard(c, this.target.board));
+    if (id === null) {
+      throw new MdclaimError('IO', `${this.location}: no such board (create it with mdclaim import FILE --to URL, or mdclaim add)`);
+    }
+    this.boardId = id;
+    return id;
+  }
+
+  private lease(lease: string | number | undefined): number {
+    return lease === undefined ? this.leaseMs : parseDuration(lease, 'lease');
+  }
+}

@@ -1,0 +1,132 @@
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import { MdclaimError } from '../errors.js';
+import type { PgTarget } from './url.js';
+
+export interface DbOptions {
+  /** Most connections this board keeps open (the CLI uses 1). */
+  max: number;
+  connectTimeoutMs: number;
+}
+
+/** What a statement runs on: a pooled connection, inside or outside a transaction. */
+export interface Conn {
+  query<R extends QueryResultRow = QueryResultRow>(sql: string, params?: unknown[]): Promise<R[]>;
+}
+
+// Codes a whole operation may simply run again for: nothing of it was committed.
+const RETRY = new Set(['40001', '40P01']);
+// What the server or the network says when there is no session to be had.
+const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'ENOENT', 'EACCES']);
+const CONNECT_SQLSTATES = new Set(['28P01', '28000', '3D000', '53300', '57P03', '08001', '08006']);
+
+/**
+ * A lazily made pool: `pg` is imported on the first operation, so a file
+ * board (and the CLI on one) never loads it.
+ */
+export class Db {
+  private pool: Promise<Pool> | null = null;
+
+  constructor(readonly target: PgTarget, private readonly opts: DbOptions) {}
+
+  /** Run `work` on one connection; `transaction` wraps it in BEGIN/COMMIT (ROLLBACK on a throw). */
+  async with<T>(work: (c: Conn) => Promise<T>, transaction = false): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const client = await this.connect();
+      let broken = false;
+      try {
+        const conn: Conn = { query: async (sql, params) => (await client.query(sql, params as unknown[])).rows };
+        if (!transaction) return await work(conn);
+        await client.query('BEGIN');
+        try {
+          const out = await work(conn);
+          await client.query('COMMIT');
+          return out;
+        } catch (err) {
+          await client.query('ROLLBACK').catch(() => (broken = true));
+          throw err;
+        }
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        if (code !== undefined && RETRY.has(code) && attempt < 5) continue;
+        if (err instanceof MdclaimError) throw err;
+        broken = true;
+        throw this.error(err, false);
+      } finally {
+        client.release(broken);
+      }
+    }
+  }
+
+  /** A connection of its own, outside the pool (LISTEN needs one that stays put). */
+  async dedicated(): Promise<import('pg').Client> {
+    const pg = await loadPg();
+    const client = new pg.Client({ connectionString: this.target.connectionString, connectionTimeoutMillis: this.opts.connectTimeoutMs });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+    } catch (err) {
+      throw this.error(err, true);
+    }
+    return client;
+  }
+
+  async end(): Promise<void> {
+    const pool = this.pool;
+    this.pool = null;
+    if (pool) await (await pool).end();
+  }
+
+  private async connect(): Promise<PoolClient> {
+    this.pool ??= loadPg().then((pg) => {
+      const pool = new pg.Pool({
+        connectionString: this.target.connectionString,
+        max: this.opts.max,
+        connectionTimeoutMillis: this.opts.connectTimeoutMs,
+        // A script that forgets close() still exits once its work is done.
+        allowExitOnIdle: true,
+      });
+      // An idle connection the server dropped is discarded; the next operation opens another.
+      pool.on('error', () => {});
+      return pool;
+    });
+    try {
+      return await (await this.pool).connect();
+    } catch (err) {
+      throw this.error(err, true);
+    }
+  }
+
+  /** One line, naming the server as postgres://user@host:port/db and never the password. */
+  private error(err: unknown, connecting: boolean): MdclaimError {
+    const e = err as { code?: string; message?: string };
+    const why = (e.message ?? String(err)).replace(/\s*\n\s*/g, ' ');
+    if (connecting || (e.code !== undefined && (CONNECT_CODES.has(e.code) || CONNECT_SQLSTATES.has(e.code))) || /Connection terminated|timeout expired/i.test(why)) {
+      return new MdclaimError('IO', `cannot connect to ${this.target.display} (${connectReason(e)})`, { cause: err });
+    }
+    return new MdclaimError('IO', `${this.target.display}: ${why}`, { cause: err });
+  }
+}
+
+function connectReason(e: { code?: string; message?: string }): string {
+  switch (e.code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'unknown host';
+    case '28P01':
+    case '28000':
+      return 'authentication failed';
+    case '3D000':
+      return 'no such database';
+    default:
+      return /timeout/i.test(e.message ?? '') ? 'timed out' : (e.message ?? 'failed').replace(/password[^,;]*/gi, 'password …');
+  }
+}
+
+let pgModule: Promise<typeof import('pg')> | null = null;
+
+async function loadPg(): Promise<typeof import('pg')> {
+  pgModule ??= import('pg').then((m) => (m as unknown as { default?: typeof import('pg') }).default ?? m);
+  return pgModule;
+}

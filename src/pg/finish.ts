@@ -1,0 +1,84 @@
+import { notHolder } from '../board/conflict.js';
+import { MdclaimError } from '../errors.js';
+import type { Task } from '../format/task.js';
+import type { Conn } from './db.js';
+import { logged } from './history-sql.js';
+import { taskColumns, toTask, type TaskRow } from './rows.js';
+
+// The transitions only the holder may make. Each is one statement that
+// changes the row only while it holds the caller's claim: `by = $3`, and
+// with a fence `claimed_at = $4` too, so a write meant for one claim can
+// never land on a later one (a takeover, even by the same `by`).
+
+export type HolderVerb = 'heartbeat' | 'done' | 'fail' | 'release';
+
+const SET: Record<HolderVerb, string> = {
+  heartbeat: `claimed_at = date_trunc('second', now()), marker = NULL`,
+  done: `status = 'done', claimed_at = NULL, lease_ms = NULL, commit = $5, marker = NULL`,
+  // The reason goes where the text ends, as the file board writes it.
+  fail: `status = 'failed', claimed_at = NULL, lease_ms = NULL, reason = $5, body = overlay(t.body PLACING $6::bytea FROM t.text_end + 1 FOR 0), marker = NULL`,
+  release: `status = 'open', by = NULL, claimed_at = NULL, lease_ms = NULL, marker = NULL`,
+};
+
+const EVENT: Record<HolderVerb, string> = { heartbeat: `'renewed'`, done: `'done'`, fail: `'failed'`, release: `'released'` };
+
+// A holder operation reaches the caller's own task among duplicates, and by a tracker key even when several lines carry it.
+const HOLDS = `t.board = $1 AND (t.hash = $2 OR t.key = $2) AND t.status = 'claimed' AND t.by = $3 AND ($4::timestamptz IS NULL OR t.claimed_at = $4::timestamptz)`;
+
+function statement(verb: HolderVerb): string {
+  return `WITH target AS MATERIALIZED (
+    SELECT t.uid FROM mdclaim.task t WHERE ${HOLDS} ORDER BY t.position LIMIT 1 FOR UPDATE OF t
+  ),
+  changed AS (
+    UPDATE mdclaim.task t SET ${SET[verb]} FROM target WHERE t.uid = target.uid RETURNING t.*
+  ),
+  ${logged({
+    from: 'changed',
+    event: EVENT[verb],
+    by: '$3::text',
+    ...(verb === 'heartbeat' ? { claimedAt: 'claimed_at', leaseMs: 'lease_ms' } : {}),
+    ...(verb === 'done' ? { commit: 'commit' } : {}),
+    ...(verb === 'fail' ? { reason: 'reason' } : {}),
+    via: verb,
+  })}
+  SELECT ${taskColumns('changed')} FROM changed`;
+}
+
+const STATEMENTS = Object.fromEntries((Object.keys(SET) as HolderVerb[]).map((v) => [v, statement(v)])) as Record<HolderVerb, string>;
+
+export interface HolderArgs {
+  board: number;
+  id: string;
+  by: string;
+  claimedAt?: string;
+  /** done: the commit; fail: the folded reason. */
+  value?: string;
+  /** fail: the bytes appended to the line (` // Failed: reason`), empty without a reason. */
+  suffix?: Buffer;
+}
+
+export async function holderWrite(c: Conn, verb: HolderVerb, a: HolderArgs): Promise<Task> {
+  const params: unknown[] = [a.board, a.id, a.by, a.claimedAt ?? null];
+  if (verb === 'done' || verb === 'fail') params.push(a.value ?? null);
+  if (verb === 'fail') params.push(a.suffix ?? Buffer.alloc(0));
+  const rows = await c.query<TaskRow>(STATEMENTS[verb], params);
+  if (rows[0]) return toTask(rows[0]);
+  throw await whyNot(c, a);
+}
+
+/** Zero rows changed: NOT_FOUND, or CONFLICT naming whoever holds the task now. */
+async function whyNot(c: Conn, a: HolderArgs): Promise<MdclaimError> {
+  const rows = await c.query<TaskRow & { mine: boolean }>(
+    `SELECT ${taskColumns('t')}, (t.status = 'claimed' AND t.by = $3) AS mine
+     FROM mdclaim.task t WHERE t.board = $1 AND (t.hash = $2 OR t.key = $2)
+     ORDER BY (t.status = 'claimed' AND t.by = $3) DESC, (t.status = 'claimed') DESC, t.position`,
+    [a.board, a.id, a.by],
+  );
+  const first = rows[0];
+  if (!first) return new MdclaimError('NOT_FOUND', `no task with id ${a.id}`);
+  const task = toTask(first);
+  if (first.mine && a.claimedAt !== undefined) {
+    return new MdclaimError('CONFLICT', `${task.id} is held by ${a.by} under another claim (since ${task.claimedAt ?? 'an unknown time'}), not the one from ${a.claimedAt}`, { holder: a.by });
+  }
+  return notHolder(task, a.by);
+}

@@ -1,0 +1,63 @@
+import { parseMarker, type Status } from '../format/marker.js';
+import type { Task } from '../format/task.js';
+
+/** A task row as every statement returns it (see TASK_COLUMNS). */
+export interface TaskRow {
+  uid: string;
+  id: string;
+  text: string;
+  line: number;
+  status: Status;
+  by: string | null;
+  claimed_at: string | null;
+  expires_at: string | null;
+  lease_ms: string | null;
+  commit: string | null;
+  reason: string | null;
+  section: string | null;
+  tags: string[];
+  marker: Buffer | null;
+}
+
+const RFC3339_UTC = `'YYYY-MM-DD"T"HH24:MI:SS"Z"'`;
+
+/** An instant as the file board writes it: RFC 3339 UTC to the second. */
+export function isoSecond(expr: string): string {
+  return `to_char((${expr}) AT TIME ZONE 'UTC', ${RFC3339_UTC})`;
+}
+
+/** The columns a Task is built from, for a row `t` (line computed per row; list sums them in one pass). */
+export function taskColumns(t: string, line = `mdclaim.line_of(${t}.board, ${t}.position, ${t}.lead_breaks)`): string {
+  return `${t}.uid, mdclaim.task_id(${t}.board, ${t}.uid, ${t}.key, ${t}.hash) AS id, ${t}.text, ${line} AS line, ${t}.status, ${t}.by,
+    ${isoSecond(`${t}.claimed_at`)} AS claimed_at,
+    ${isoSecond(`${t}.claimed_at + ${t}.lease_ms * interval '1 millisecond'`)} AS expires_at,
+    ${t}.lease_ms, ${t}.commit, ${t}.reason, ${t}.section, ${t}.tags, ${t}.marker`;
+}
+
+/** The same Task the file board gives for the same line. */
+export function toTask(r: TaskRow): Task {
+  const task: Task = { id: r.id, text: r.text, line: r.line, status: r.status, tags: r.tags };
+  // A marker still as imported keeps its fields as written (an ADW claim's odd spacing, a +02:00 time).
+  const asWritten = r.marker === null ? null : parseMarker(r.marker.toString('latin1'), 0);
+  if (r.by !== null) task.by = r.by;
+  if (r.claimed_at !== null) task.claimedAt = asWritten?.claimedAt ?? r.claimed_at;
+  if (r.lease_ms !== null) task.lease = formatLease(Number(r.lease_ms));
+  if (r.expires_at !== null) task.expiresAt = r.expires_at;
+  if (r.commit !== null) task.commit = r.commit;
+  if (r.reason !== null) task.reason = r.reason;
+  if (r.section !== null) task.section = r.section;
+  return task;
+}
+
+const UNITS: [string, number][] = [
+  ['d', 86_400_000],
+  ['h', 3_600_000],
+  ['m', 60_000],
+  ['s', 1000],
+];
+
+/** A lease in the largest unit that states it exactly: `30m`, `2h`, `90s`, `1500ms`. */
+export function formatLease(ms: number): string {
+  for (const [unit, size] of UNITS) if (ms > 0 && ms % size === 0) return `${ms / size}${unit}`;
+  return `${ms}ms`;
+}

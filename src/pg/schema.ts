@@ -1,0 +1,136 @@
+// The PostgreSQL board's schema, as numbered migrations: a database holds
+// version N when migrations 1..N have run. Never edit a migration that has
+// shipped; add the next one.
+
+/** The advisory-lock class of every mdclaim lock (`mdcl`), paired with 0 for migrations or a board's id. */
+export const LOCK_CLASS = 0x6d64636c;
+export const NOTIFY_CHANNEL = 'mdclaim';
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: boards, tasks, history; the claimable predicate and the id rule in one place each.
+  `
+  CREATE TABLE mdclaim.board (
+    id serial PRIMARY KEY,
+    name text NOT NULL UNIQUE,
+    -- Bytes after the last task's line: the rest of the document.
+    tail bytea NOT NULL DEFAULT ''
+  );
+
+  CREATE TABLE mdclaim.task (
+    uid bigserial PRIMARY KEY,
+    board int NOT NULL REFERENCES mdclaim.board (id) ON DELETE CASCADE,
+    -- Board order. Gaps let add insert without moving rows; positions only ever grow.
+    position bigint NOT NULL,
+    -- lead || marker || body of every row in order, then the board's tail, is the document.
+    lead bytea NOT NULL,
+    -- The marker as imported, kept until the first write so export gives the file back exactly.
+    marker bytea,
+    body bytea NOT NULL,
+    text_end int NOT NULL,
+    lead_breaks int NOT NULL,
+    body_breaks int NOT NULL,
+    text text NOT NULL,
+    key text,
+    hash text NOT NULL,
+    tags text[] NOT NULL,
+    section text,
+    worktree text,
+    status text NOT NULL CHECK (status IN ('open', 'blocked', 'claimed', 'done', 'failed')),
+    by text,
+    -- Whole seconds, as the file board writes them; set from now() only.
+    claimed_at timestamptz,
+    lease_ms bigint,
+    commit text,
+    reason text,
+    CHECK (status = 'claimed' OR (claimed_at IS NULL AND lease_ms IS NULL)),
+    CHECK ((claimed_at IS NULL) = (lease_ms IS NULL))
+  );
+  CREATE INDEX task_order ON mdclaim.task (board, position);
+  CREATE INDEX task_live ON mdclaim.task (board, position) WHERE status IN ('open', 'blocked', 'claimed');
+  CREATE INDEX task_hash ON mdclaim.task (board, hash);
+  CREATE INDEX task_key ON mdclaim.task (board, key) WHERE key IS NOT NULL;
+
+  -- Append-only: written in the same statement as the change it records.
+  CREATE TABLE mdclaim.history (
+    seq bigserial PRIMARY KEY,
+    board int NOT NULL REFERENCES mdclaim.board (id) ON DELETE CASCADE,
+    task bigint NOT NULL,
+    hash text NOT NULL,
+    key text,
+    text text NOT NULL,
+    at timestamptz NOT NULL DEFAULT now(),
+    event text NOT NULL CHECK (event IN ('added', 'imported', 'claimed', 'renewed', 'taken over', 'done', 'failed', 'released', 'reaped')),
+    by text,
+    prior_by text,
+    claimed_at timestamptz,
+    lease_ms bigint,
+    commit text,
+    reason text,
+    via text NOT NULL
+  );
+  CREATE INDEX history_task ON mdclaim.history (board, hash);
+  CREATE INDEX history_key ON mdclaim.history (board, key) WHERE key IS NOT NULL;
+  CREATE FUNCTION mdclaim.history_is_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    RAISE EXCEPTION 'mdclaim.history is append-only';
+  END $$;
+  CREATE TRIGGER history_append_only BEFORE UPDATE OR DELETE ON mdclaim.history
+    FOR EACH STATEMENT EXECUTE FUNCTION mdclaim.history_is_append_only();
+
+  -- Wake waiting runners when a task may have become claimable (delivered at commit).
+  CREATE FUNCTION mdclaim.notify_work() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_notify('${NOTIFY_CHANNEL}', NEW.board::text);
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER history_wakes_runners AFTER INSERT ON mdclaim.history
+    FOR EACH ROW WHEN (NEW.event IN ('released', 'reaped', 'added', 'imported', 'done'))
+    EXECUTE FUNCTION mdclaim.notify_work();
+
+  -- A task's id: its tracker key while exactly one task on the board has it, else its text hash.
+  CREATE FUNCTION mdclaim.task_id(board int, uid bigint, key text, hash text) RETURNS text
+  LANGUAGE sql STABLE AS $$
+    SELECT CASE WHEN key IS NOT NULL AND NOT EXISTS (
+      SELECT 1 FROM mdclaim.task o WHERE o.board = $1 AND o.key = $3 AND o.uid <> $2
+    ) THEN key ELSE hash END
+  $$;
+
+  -- The 1-based line of a task's marker: the line breaks of every row above it and of its lead.
+  CREATE FUNCTION mdclaim.line_of(board int, pos bigint, lead_breaks int) RETURNS int
+  LANGUAGE sql STABLE AS $$
+    SELECT 1 + lead_breaks + coalesce((
+      SELECT sum(u.lead_breaks + u.body_breaks)::int FROM mdclaim.task u WHERE u.board = $1 AND u.position < $2
+    ), 0)
+  $$;
+
+  -- Has a timed claim run out of its own lease?
+  CREATE FUNCTION mdclaim.lapsed(t mdclaim.task, at timestamptz) RETURNS boolean
+  LANGUAGE sql STABLE AS $$
+    SELECT t.status = 'claimed' AND t.claimed_at IS NOT NULL
+       AND t.claimed_at + t.lease_ms * interval '1 millisecond' <= at
+  $$;
+
+  -- The one claimable predicate (src/board/claimable.ts): open; or blocked with
+  -- every task above it in its section done (the section as the file board
+  -- walks it: the run of tasks since the last task of another section); or
+  -- claimed past its own lease.
+  CREATE FUNCTION mdclaim.claimable(t mdclaim.task, at timestamptz) RETURNS boolean
+  LANGUAGE sql STABLE AS $$
+    SELECT CASE t.status
+      WHEN 'open' THEN true
+      WHEN 'claimed' THEN mdclaim.lapsed(t, at)
+      WHEN 'blocked' THEN NOT EXISTS (
+        SELECT 1 FROM mdclaim.task u
+        WHERE u.board = t.board AND u.position < t.position AND u.status <> 'done'
+          AND u.position > coalesce((
+            SELECT max(v.position) FROM mdclaim.task v
+            WHERE v.board = t.board AND v.position < t.position AND v.section IS DISTINCT FROM t.section
+          ), -1)
+      )
+      ELSE false
+    END
+  $$;
+  `,
+];
+
+export const LATEST = MIGRATIONS.length;

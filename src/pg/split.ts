@@ -1,0 +1,92 @@
+import { worktreeOf } from '../board/claim.js';
+import type { ByteString } from '../format/bytes.js';
+import { textHash, trackerKey } from '../format/id.js';
+import { scanTasks } from '../format/scan.js';
+import { textRange, toTask } from '../format/task.js';
+import type { Status } from '../format/marker.js';
+
+/**
+ * A document cut into task rows, so that joining the rows in order (lead,
+ * marker, body) and then the tail gives the document back byte for byte:
+ * headings, prose, comments, blank lines, list markers, CRLF, a BOM and a
+ * missing final newline all live in the leads, bodies and tail untouched.
+ */
+export interface Row {
+  /** Bytes from the end of the previous task's line (its line ending included) to this marker. */
+  lead: Buffer;
+  /** The marker as written; a write replaces it with the rendered status. */
+  marker: Buffer;
+  /** Bytes from the marker to the end of the line, its line ending included. */
+  body: Buffer;
+  /** Where the text ends in `body`: a fail appends its reason there, as the file board does. */
+  textEnd: number;
+  text: string;
+  key: string | null;
+  hash: string;
+  tags: string[];
+  section: string | null;
+  worktree: string | null;
+  status: Status;
+  by: string | null;
+  /** RFC 3339 as written in the marker. */
+  claimedAt: string | null;
+  commit: string | null;
+  reason: string | null;
+  /** Line breaks in lead and in body: what line numbers are summed from. */
+  leadBreaks: number;
+  bodyBreaks: number;
+}
+
+export interface Split {
+  rows: Row[];
+  tail: Buffer;
+}
+
+export function splitDocument(src: ByteString): Split {
+  const rows: Row[] = [];
+  let from = 0;
+  for (const t of scanTasks(src)) {
+    const [ts, te] = textRange(src, t);
+    const lineEnd = afterLineEnding(src, t.end);
+    const task = toTask(src, t, '');
+    const lead = src.slice(from, t.markerStart);
+    const body = src.slice(t.marker.end, lineEnd);
+    rows.push({
+      lead: Buffer.from(lead, 'latin1'),
+      marker: Buffer.from(src.slice(t.markerStart, t.marker.end), 'latin1'),
+      body: Buffer.from(body, 'latin1'),
+      textEnd: te - t.marker.end,
+      text: task.text,
+      key: trackerKey(src, ts, te),
+      hash: textHash(src, ts, te),
+      tags: task.tags,
+      section: task.section ?? null,
+      worktree: task.section === undefined ? null : (worktreeOf(task.section) ?? null),
+      status: task.status,
+      by: task.by ?? null,
+      claimedAt: task.claimedAt ?? null,
+      commit: task.commit ?? null,
+      reason: task.reason ?? null,
+      leadBreaks: breaks(lead),
+      bodyBreaks: breaks(body),
+    });
+    from = lineEnd;
+  }
+  return { rows, tail: Buffer.from(src.slice(from), 'latin1') };
+}
+
+
+function afterLineEnding(src: ByteString, end: number): number {
+  if (src.charCodeAt(end) === 0x0d) return src.charCodeAt(end + 1) === 0x0a ? end + 2 : end + 1;
+  return end < src.length ? end + 1 : end;
+}
+
+/** Line breaks as CommonMark counts them: \n, \r\n, or a lone \r. */
+export function breaks(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x0a || (c === 0x0d && s.charCodeAt(i + 1) !== 0x0a)) n++;
+  }
+  return n;
+}

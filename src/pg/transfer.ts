@@ -1,0 +1,88 @@
+import { MdclaimError } from '../errors.js';
+import type { Conn } from './db.js';
+import { createBoard, lockStructure } from './boards.js';
+import { logged } from './history-sql.js';
+import { DEFAULT_LEASE_MS, DOC_COLUMNS, renderDocument, type DocRow } from './render.js';
+import { splitDocument, type Row } from './split.js';
+
+/** Positions leave room for this many inserts at one place before rows must move. */
+export const GAP = 1n << 20n;
+
+/** The rows of a split document as one JSON parameter (bytea as hex): one INSERT for the whole board. */
+export function rowsJson(rows: readonly Row[], positions: readonly bigint[]): string {
+  return JSON.stringify(
+    rows.map((r, i) => ({
+      position: positions[i]!.toString(),
+      lead: r.lead.toString('hex'),
+      marker: r.marker.toString('hex'),
+      body: r.body.toString('hex'),
+      text_end: r.textEnd,
+      lead_breaks: r.leadBreaks,
+      body_breaks: r.bodyBreaks,
+      text: r.text,
+      key: r.key,
+      hash: r.hash,
+      tags: r.tags,
+      section: r.section,
+      worktree: r.worktree,
+      status: r.status,
+      by: r.by,
+      // A claim time that does not read as an instant never lapses, as on the file board.
+      claimed_at: r.claimedAt !== null && !Number.isNaN(Date.parse(r.claimedAt)) ? r.claimedAt : null,
+      commit: r.commit,
+      reason: r.reason,
+    })),
+  );
+}
+
+/** INSERT the rows of $2 (rowsJson) into board $1; `marker` kept as written. RETURNING the new rows. */
+export const INSERT_ROWS = `INSERT INTO mdclaim.task (board, position, lead, marker, body, text_end, lead_breaks, body_breaks,
+    text, key, hash, tags, section, worktree, status, by, claimed_at, lease_ms, commit, reason)
+  SELECT $1, r.position, decode(r.lead, 'hex'), decode(r.marker, 'hex'), decode(r.body, 'hex'), r.text_end, r.lead_breaks, r.body_breaks,
+    r.text, r.key, r.hash, ARRAY(SELECT jsonb_array_elements_text(r.tags)), r.section, r.worktree, r.status, r.by,
+    r.claimed_at::timestamptz, CASE WHEN r.claimed_at IS NOT NULL THEN ${DEFAULT_LEASE_MS} END, r.commit, r.reason
+  FROM jsonb_to_recordset($2::jsonb) AS r(position bigint, lead text, marker text, body text, text_end int, lead_breaks int, body_breaks int,
+    text text, key text, hash text, tags jsonb, section text, worktree text, status text, by text, claimed_at text, commit text, reason text)
+  RETURNING *`;
+
+/**
+ * Load a markdown board into the database under one name, in one
+ * transaction: export right after gives the same bytes back.
+ */
+export async function importDocument(c: Conn, name: string, doc: Buffer, replace: boolean): Promise<{ board: number; tasks: number; replaced: number }> {
+  const { rows, tail } = splitDocument(doc.toString('latin1'));
+  const board = await createBoard(c, name);
+  await lockStructure(c, board);
+  const [had] = await c.query<{ tasks: number; tail: number }>(
+    `SELECT (SELECT count(*)::int FROM mdclaim.task WHERE board = $1) AS tasks, (SELECT length(tail) FROM mdclaim.board WHERE id = $1) AS tail`,
+    [board],
+  );
+  const existing = had!.tasks;
+  if ((existing > 0 || had!.tail > 0) && !replace) {
+    throw new MdclaimError('CONFLICT', `board "${name}" already holds ${existing} task${existing === 1 ? '' : 's'}: pass --replace to overwrite it`);
+  }
+  if (existing > 0) await c.query('DELETE FROM mdclaim.task WHERE board = $1', [board]);
+  const positions = rows.map((_, i) => BigInt(i + 1) * GAP);
+  await c.query(
+    `WITH inserted AS (${INSERT_ROWS}),
+     ${logged({ from: 'inserted', event: `'imported'`, by: 'by', claimedAt: 'claimed_at', leaseMs: 'lease_ms', commit: 'commit', reason: 'reason', via: 'import' })}
+     SELECT count(*) FROM inserted`,
+    [board, rowsJson(rows, positions)],
+  );
+  await c.query('UPDATE mdclaim.board SET tail = $2 WHERE id = $1', [board, tail]);
+  return { board, tasks: rows.length, replaced: existing };
+}
+
+/** The rows and tail of a board, as one consistent read (call inside a transaction). */
+export async function readDocument(c: Conn, board: number): Promise<{ rows: DocRow[]; tail: Buffer }> {
+  const rows = await c.query<DocRow>(`SELECT ${DOC_COLUMNS} FROM mdclaim.task t WHERE t.board = $1 ORDER BY t.position`, [board]);
+  const [b] = await c.query<{ tail: Buffer }>('SELECT tail FROM mdclaim.board WHERE id = $1', [board]);
+  return { rows, tail: b?.tail ?? Buffer.alloc(0) };
+}
+
+/** The board in the file format: what `cat tasks.md` would show. */
+export async function exportDocument(c: Conn, board: number): Promise<Buffer> {
+  await c.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+  const { rows, tail } = await readDocument(c, board);
+  return renderDocument(rows, tail);
+}

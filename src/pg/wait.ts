@@ -1,0 +1,66 @@
+import type { Client } from 'pg';
+import type { Db } from './db.js';
+import { NOTIFY_CHANNEL } from './schema.js';
+
+/**
+ * LISTEN on a connection of its own, so a runner with nothing to claim wakes
+ * when a task may have become claimable (a release, a reap, a done that
+ * unblocks a ⏰, an add or an import) instead of sleeping a whole interval.
+ * A claim that lapses makes no event: the timeout covers that.
+ */
+export class WorkListener {
+  private client: Promise<Client> | null = null;
+  // Set by a notification nobody was waiting for, and before the first LISTEN (what happened then is unknown).
+  private pending = true;
+  private wake: (() => void) | null = null;
+
+  constructor(private readonly db: Db, private readonly board: () => Promise<number>) {}
+
+  async wait(signal: AbortSignal | undefined, timeoutMs: number): Promise<void> {
+    if (signal?.aborted) return;
+    await this.listen();
+    if (this.pending) {
+      this.pending = false;
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        this.wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      signal?.addEventListener('abort', done, { once: true });
+      this.wake = done;
+    });
+    this.pending = false;
+  }
+
+  async close(): Promise<void> {
+    const client = this.client;
+    this.client = null;
+    if (client) await (await client).end().catch(() => {});
+  }
+
+  private listen(): Promise<Client> {
+    this.client ??= (async () => {
+      const board = String(await this.board());
+      const client = await this.db.dedicated();
+      client.on('notification', (n) => {
+        if (n.channel !== NOTIFY_CHANNEL || n.payload !== board) return;
+        if (this.wake) this.wake();
+        else this.pending = true;
+      });
+      // A dropped connection is made again on the next wait, which first returns at once: events may have been missed.
+      client.on('end', () => {
+        this.client = null;
+        this.pending = true;
+        this.wake?.();
+      });
+      await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      return client;
+    })();
+    return this.client;
+  }
+}
