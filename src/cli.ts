@@ -7,6 +7,7 @@ const json = process.argv.includes('--json');
 const io = {
   out: (line: string) => process.stdout.write(line + '\n'),
   err: (line: string) => process.stderr.write(line + '\n'),
+  raw: (data: Uint8Array) => process.stdout.write(data),
 };
 
 // The one catch: every failure becomes one line on stderr and one exit status.

@@ -32,6 +32,9 @@ export const FLAGS: Record<string, FlagSpec> = {
   write: { value: true },
   durable: { value: false },
   'lock-timeout': { value: true },
+  to: { value: true },
+  from: { value: true },
+  replace: { value: false },
 };
 
 const SHORT = new Map(Object.entries(FLAGS).flatMap(([name, spec]) => (spec.short ? [[spec.short, name] as const] : [])));

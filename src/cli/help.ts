@@ -1,6 +1,6 @@
 /** What each command takes, for --help and for rejecting flags that do not apply. */
 export interface CommandSpec {
-  args: 'none' | 'task' | 'text';
+  args: 'none' | 'task' | 'text' | 'path';
   flags: string[];
   summary: string;
 }
@@ -17,6 +17,10 @@ export const COMMANDS: Record<string, CommandSpec> = {
   release: { args: 'task', flags: ['by'], summary: 'give your task back, open' },
   reap: { args: 'none', flags: ['ttl', 'dry-run', 'include-untimed'], summary: 'reopen claims older than the TTL (run it from cron)' },
   add: { args: 'text', flags: ['section', 'quiet'], summary: 'append an open task' },
+  history: { args: 'task', flags: [], summary: "a task's events: claimed, renewed, taken over, done, … (PostgreSQL board)" },
+  import: { args: 'path', flags: ['to', 'replace'], summary: 'load a tasks.md into a PostgreSQL board (--to URL)' },
+  export: { args: 'none', flags: ['from'], summary: 'print a PostgreSQL board as its tasks.md (--from URL)' },
+  migrate: { args: 'none', flags: [], summary: "create or upgrade the PostgreSQL board's schema" },
 };
 
 export function allowedFlags(command: string): Set<string> {
@@ -29,11 +33,13 @@ Usage: mdclaim <command> [task] [options]
 
 Commands:
 ${Object.entries(COMMANDS)
-  .map(([name, c]) => `  ${(name + (c.args === 'task' ? ' <task>' : c.args === 'text' ? ' <text>' : '')).padEnd(18)}${c.summary}`)
+  .map(([name, c]) => `  ${(name + (c.args === 'task' ? ' <task>' : c.args === 'text' ? ' <text>' : c.args === 'path' ? ' <file>' : '')).padEnd(18)}${c.summary}`)
   .join('\n')}
 
 Options:
-  -f, --file PATH       the board (default ./tasks.md, or MDCLAIM_FILE)
+  -f, --file PATH|URL   the board: a file (default ./tasks.md), or a PostgreSQL
+                        board postgres://user@host:port/db?board=NAME
+                        (or MDCLAIM_FILE)
       --by ID           who claims: 1-64 of [A-Za-z0-9._:@-] (or MDCLAIM_BY;
                         next/claim make up an 8-hex id when none is given)
       --json            print exactly one JSON document on stdout
@@ -48,6 +54,9 @@ Options:
       --ttl D           reap: claims older than D are reopened (default 30m)
       --dry-run         reap: say what would be reopened, change nothing
       --include-untimed reap: also reopen claims with no timestamp
+      --to URL          import: the PostgreSQL board to load into
+      --replace         import: overwrite a board that already has tasks
+      --from URL        export: the PostgreSQL board to print
       --write MODE      auto (default) or replace: always write a new file and
                         rename it over (or MDCLAIM_WRITE)
       --durable         fsync before returning
@@ -59,7 +68,7 @@ Durations: 1500ms, 90s, 30m, 2h, 1d.
 
 Exit status:
   0  ok
-  1  runtime failure (missing file, I/O, lock timeout)
+  1  runtime failure (missing file, I/O, lock timeout, no database)
   2  usage error (unknown command or option, bad --by, bad duration)
   3  nothing to do: no task matches, or nothing claimable
   4  conflict: held by another, not the holder, already done or failed, blocked
@@ -70,7 +79,7 @@ Example:
 
 export function commandHelp(command: string): string {
   const c = COMMANDS[command]!;
-  const arg = c.args === 'task' ? ' <task>' : c.args === 'text' ? ' <text>' : '';
+  const arg = c.args === 'task' ? ' <task>' : c.args === 'text' ? ' <text>' : c.args === 'path' ? ' <file>' : '';
   const flags = [...c.flags, 'file', 'json'].map((f) => `--${f}`).join(' ');
   return `mdclaim ${command}${arg} [options]\n\n${c.summary}.\n\nOptions: ${flags}\n(see mdclaim --help for what each means and for exit statuses)\n`;
 }

@@ -8,6 +8,8 @@ import { EXIT } from './exit.js';
 export interface Output {
   out: (line: string) => void;
   err: (line: string) => void;
+  /** Bytes exactly as given (export), no newline added. */
+  raw: (data: Uint8Array) => void;
 }
 
 export function printJson(io: Output, doc: unknown): void {

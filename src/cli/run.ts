@@ -33,20 +33,28 @@ export async function run(argv: readonly string[], io: Output): Promise<number> 
   if (spec.args === 'none' && p.positionals.length > 0) throw usage(`${p.command} takes no argument, got "${p.positionals[0]}"`);
   if (spec.args === 'task' && p.positionals.length !== 1) throw usage(`${p.command} needs exactly one task id`);
   if (spec.args === 'text' && p.positionals.length === 0) throw usage(`${p.command} needs the task's text`);
+  if (spec.args === 'path' && p.positionals.length !== 1) throw usage(`${p.command} needs exactly one file`);
 
   const write = one(p, 'write');
   if (write !== undefined && write !== 'auto' && write !== 'replace') throw usage(`--write must be auto or replace, got "${write}"`);
   const lockTimeout = one(p, 'lock-timeout');
-  const file = one(p, 'file') ?? process.env['MDCLAIM_FILE'] ?? './tasks.md';
+  // import loads into --to, export prints --from; every other command works on --file.
+  const file = one(p, 'to') ?? one(p, 'from') ?? one(p, 'file') ?? process.env['MDCLAIM_FILE'] ?? './tasks.md';
   // Loaded only now: --help and usage errors never pay for the board.
   const { openBoard } = await import('../board/open.js');
   const board = openBoard(file, {
     ...(write === undefined ? {} : { write }),
     ...(has(p, 'durable') ? { durable: true } : {}),
     ...(lockTimeout === undefined ? {} : { lockTimeout }),
+    // One process, one command: one connection to a PostgreSQL board.
+    pool: 1,
   });
   const commands: Record<string, Command> = await import('./commands/index.js');
-  return commands[p.command]!(board, p, io);
+  try {
+    return await commands[p.command]!(board, p, io);
+  } finally {
+    await board.close();
+  }
 }
 
 async function version(): Promise<string> {

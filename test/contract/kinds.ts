@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { afterAll } from 'vitest';
+import { openBoard, type PgBoard, type TaskBoard } from '../../src/index.js';
+import { boardUrl, dropBoards, pgReachable, uniqueBoard } from '../helpers/pg.js';
+import { boardFile } from '../helpers/tmp.js';
+
+/** A fresh board of one kind holding a document: its location (a path or a URL), a board object, and its bytes now. */
+export interface Made {
+  location: string;
+  board: TaskBoard;
+  bytes(): Promise<Buffer>;
+}
+
+export interface Kind {
+  name: 'file' | 'pg';
+  make(content: string | Buffer): Promise<Made>;
+}
+
+const made: string[] = [];
+const open: TaskBoard[] = [];
+
+afterAll(async () => {
+  await Promise.all(open.splice(0).map((b) => b.close()));
+  await dropBoards(made.splice(0));
+});
+
+export const fileKind: Kind = {
+  name: 'file',
+  async make(content) {
+    const location = boardFile(content);
+    const board = openBoard(location);
+    return { location, board, bytes: async () => readFileSync(location) };
+  },
+};
+
+export const pgKind: Kind = {
+  name: 'pg',
+  async make(content) {
+    const name = uniqueBoard('c');
+    made.push(name);
+    const location = boardUrl(name);
+    const board = openBoard(location) as PgBoard;
+    open.push(board);
+    await board.importDocument(Buffer.from(content));
+    return { location, board, bytes: () => board.exportDocument() };
+  },
+};
+
+/** Every kind the contract runs on here: the PostgreSQL board only when its server is reachable (see helpers/pg.ts). */
+export const kinds: Kind[] = pgReachable ? [fileKind, pgKind] : [fileKind];
+
+/**
+ * Behaviours decided for every board whose file-board side is still being
+ * built elsewhere (per-claim leases on the line, fenced holder writes, ids
+ * without ordinals). They run on the PostgreSQL board now; flip this once
+ * the file board has them.
+ */
+export const FILE_HAS_CLAIM_SEMANTICS = false;
+
+export function pendingOnFile(kind: Kind): boolean {
+  return kind.name === 'file' && !FILE_HAS_CLAIM_SEMANTICS;
+}
