@@ -1,0 +1,94 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { CLI, mdclaim } from '../helpers/cli.js';
+import { fixture } from '../helpers/procs.js';
+import { boardFile } from '../helpers/tmp.js';
+import { kinds } from './kinds.js';
+
+// The CLI contract on every board: the same output, exit statuses and messages whatever --file names.
+
+const BOARD = '# Sprint\n\n## Git Worktree api\n[] PLAT-1 Add login {backend}\n[⏰] PLAT-2 Add logout {backend}\n\n## Docs\n- [ ] Write the guide {docs}\n';
+const json = (out: string) => JSON.parse(out) as Record<string, any>;
+
+describe.each(kinds)('mdclaim on the $name board', (kind) => {
+  it('lists, claims, refuses and finishes with the documented lines and exit statuses', async () => {
+    const { location: f, bytes } = await kind.make(BOARD);
+    const list = mdclaim(['list', '--file', f, '--json']);
+    expect(list.status).toBe(0);
+    expect(json(list.stdout).tasks[0]).toEqual({ id: 'PLAT-1', text: 'PLAT-1 Add login {backend}', line: 4, status: 'open', tags: ['backend'], section: 'Git Worktree api' });
+
+    const first = mdclaim(['next', '--file', f, '--by', 'agent-7']);
+    expect(first).toMatchObject({ status: 0, stderr: '' });
+    expect(first.stdout).toMatch(/^claimed PLAT-1 by agent-7 \(lease expires \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)\n$/);
+    const at = json(mdclaim(['list', '--file', f, '--json']).stdout).tasks[0].claimedAt;
+
+    const taken = mdclaim(['claim', 'PLAT-1', '--file', f, '--by', 'agent-8', '--json']);
+    expect(taken.status).toBe(4);
+    expect(taken.stderr).toBe(`error[CONFLICT]: PLAT-1 already claimed by agent-7 since ${at}\n`);
+    expect(json(taken.stdout)).toEqual({ error: { code: 'CONFLICT', message: `PLAT-1 already claimed by agent-7 since ${at}`, holder: 'agent-7' } });
+
+    const before = await bytes();
+    expect(mdclaim(['done', 'PLAT-1', '--file', f, '--by', 'agent-8'])).toMatchObject({ status: 4, stderr: 'error[CONFLICT]: PLAT-1 is claimed by agent-7, not agent-8\n' });
+    expect(mdclaim(['done', 'PLAT-1', '--file', f])).toMatchObject({ status: 2, stderr: 'error[USAGE]: done needs --by (or MDCLAIM_BY): only the holder may do this\n' });
+    expect(mdclaim(['done', 'NOPE-1', '--file', f, '--by', 'agent-7'])).toMatchObject({ status: 3, stderr: 'error[NOT_FOUND]: no task with id NOPE-1\n' });
+    expect(mdclaim(['next', '--file', f, '--by', 'x', '--lease', 'soon']).status).toBe(2);
+    expect(await bytes()).toEqual(before);
+
+    expect(mdclaim(['done', 'PLAT-1', '--file', f, '--by', 'agent-7', '--commit', 'abc1234'])).toMatchObject({ status: 0, stdout: 'done PLAT-1 by agent-7 at abc1234\n' });
+    const q = mdclaim(['next', '--file', f, '-q'], { MDCLAIM_BY: 'env-agent' });
+    expect(q.status).toBe(0);
+    expect(q.stdout).toBe('PLAT-2\n');
+    expect(mdclaim(['release', 'PLAT-2', '--by', 'env-agent'], { MDCLAIM_FILE: f })).toMatchObject({ status: 0, stdout: 'released PLAT-2 by env-agent\n' });
+    expect(mdclaim(['fail', 'PLAT-2', '--file', f, '--by', 'env-agent', '--reason', 'x']).status).toBe(4);
+  });
+
+  it('says nothing is claimable with exit 3, adds tasks, and reaps quietly', async () => {
+    const { location: f } = await kind.make('- [x] done\n- [🟡, ghost, 2020-01-01T00:00:00Z] stale\n');
+    const reap = mdclaim(['reap', '--file', f, '--ttl', '10m', '--dry-run']);
+    expect(reap).toMatchObject({ status: 0 });
+    expect(reap.stdout).toMatch(/^would reopen [0-9a-f]{12} \(claimed by ghost since 2020-01-01T00:00:00Z\)\n$/);
+    expect(mdclaim(['reap', '--file', f, '--ttl', '10m']).stdout).toMatch(/^reopened /);
+    expect(mdclaim(['reap', '--file', f])).toMatchObject({ status: 0, stdout: '', stderr: '' });
+    const added = mdclaim(['add', 'PLAT-9 a new one', '--file', f, '--json']);
+    expect(json(added.stdout).task).toMatchObject({ id: 'PLAT-9', line: 3, status: 'open' });
+    expect(mdclaim(['next', '--file', f, '--by', 'a', '-q']).stdout).not.toBe('');
+    expect(mdclaim(['next', '--file', f, '--by', 'a', '-q']).stdout).toBe('PLAT-9\n');
+    const none = mdclaim(['next', '--file', f, '--by', 'a']);
+    expect(none).toMatchObject({ status: 3, stdout: '' });
+    // The board as given (a URL never carries a password here, so it is shown as is).
+    expect(none.stderr).toBe(`nothing to claim in ${f}\n`);
+  });
+
+  it(kind.name === 'pg' ? "prints a task's history" : 'refuses history: a file keeps only the present', async () => {
+    const { location: f } = await kind.make('- [ ] PLAT-1 one\n');
+    mdclaim(['claim', 'PLAT-1', '--file', f, '--by', 'a']);
+    mdclaim(['heartbeat', 'PLAT-1', '--file', f, '--by', 'a']);
+    mdclaim(['done', 'PLAT-1', '--file', f, '--by', 'a']);
+    const h = mdclaim(['history', 'PLAT-1', '--file', f, '--json']);
+    if (kind.name === 'file') {
+      expect(h.status).toBe(2);
+      return;
+    }
+    expect(h.status).toBe(0);
+    const events = json(h.stdout).events as { event: string; by?: string; via: string }[];
+    expect(events.map((e) => [e.event, e.by, e.via])).toEqual([
+      ['imported', undefined, 'import'],
+      ['claimed', 'a', 'claim'],
+      ['renewed', 'a', 'heartbeat'],
+      ['done', 'a', 'done'],
+    ]);
+    expect(mdclaim(['history', 'PLAT-1', '--file', f]).stdout).toMatch(/^\S+Z {2}imported {2}\[import\]\n\S+Z {2}claimed by a at \S+Z for 30m {2}\[claim\]\n/);
+  });
+});
+
+describe('the file board', () => {
+  it('never loads pg: the CLI on a file board runs without the PostgreSQL client', () => {
+    const file = boardFile(BOARD);
+    const traced = (args: string[]) => spawnSync(process.execPath, ['--import', fixture('trace-pg.mjs'), CLI, ...args], { encoding: 'utf8' });
+    const r = traced(['next', '--file', file, '--by', 'a']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+    // The tracer itself works: a PostgreSQL board does load pg.
+    expect(traced(['list', '--file', 'postgres://nobody@127.0.0.1:1/none']).stderr).toMatch(/^loaded .*\/node_modules\/pg\//m);
+  });
+});
