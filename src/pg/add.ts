@@ -52,13 +52,14 @@ export async function addTask(c: Conn, board: number, text: string, section: str
   if (!next.tail.equals(tail)) await c.query('UPDATE mdclaim.board SET tail = $2 WHERE id = $1', [board, next.tail]);
 
   const position = await positionAt(c, board, old, k);
-  // The statement's functions (id, line) see the rows before the insert, which is what they sum over.
-  const [task] = await c.query<TaskRow>(
+  const [inserted] = await c.query<{ uid: string }>(
     `WITH inserted AS (${INSERT_ROWS}),
      ${logged({ from: 'inserted', event: `'added'`, by: 'NULL', via: 'add' })}
-     SELECT ${taskColumns('inserted')} FROM inserted`,
+     SELECT uid FROM inserted`,
     [board, rowsJson([next.rows[k]!], [position])],
   );
+  // Read back in a statement of its own: the id and line rules see the new row only from then on.
+  const [task] = await c.query<TaskRow>(`SELECT ${taskColumns('v')} FROM mdclaim.task_view v WHERE v.uid = $1`, [inserted!.uid]);
   return toTask(task!);
 }
 

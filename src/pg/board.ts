@@ -29,8 +29,9 @@ export interface PgBoardOptions {
 
 const LIST = `SELECT ${taskColumns(
   't',
+  't',
   `1 + t.lead_breaks + coalesce(sum(t.lead_breaks + t.body_breaks) OVER (ORDER BY t.position ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::int`,
-)} FROM mdclaim.task t WHERE t.board = $1 ORDER BY t.position`;
+)} FROM mdclaim.task_view t WHERE t.board = $1 ORDER BY t.position`;
 
 /**
  * A board in PostgreSQL: the same tasks, ids and rules as the file board,

@@ -11,43 +11,55 @@ import { taskColumns, toTask, type TaskRow } from './rows.js';
 // COMMITTED, FOR UPDATE re-checks the row's own predicate on its newest
 // version after taking the lock, so two claimers never both win a row.
 
-const SET_CLAIM = `status = 'claimed', by = $2, claimed_at = date_trunc('second', now()), lease_ms = $3, marker = NULL, commit = NULL, reason = NULL`;
+const SET_CLAIM = `status = 'claimed', by = $2, claimed_at = date_trunc('second', now()), lease_ms = $3,
+  expires_at = date_trunc('second', now()) + $3::bigint * interval '1 millisecond', marker = NULL, commit = NULL, reason = NULL`;
 
 const CLAIM_EVENT = `CASE WHEN was <> 'claimed' THEN 'claimed' WHEN was_by = by THEN 'renewed' ELSE 'taken over' END`;
 
-function claimStatement(picked: string, via: string): string {
-  return `WITH picked AS MATERIALIZED (${picked}),
+/** `picked` names the one row to claim; `before` may define the CTEs it reads. */
+function claimStatement(picked: string, via: string, before = ''): string {
+  return `WITH ${before}picked AS MATERIALIZED (${picked}),
   claimed AS (
     UPDATE mdclaim.task t SET ${SET_CLAIM} FROM picked WHERE t.uid = picked.uid
     RETURNING t.*, picked.was, picked.was_by
   ),
   ${logged({ from: 'claimed', event: CLAIM_EVENT, by: 'by', priorBy: `CASE WHEN was = 'claimed' AND was_by IS DISTINCT FROM by THEN was_by END`, claimedAt: 'claimed_at', leaseMs: 'lease_ms', via })}
-  SELECT ${taskColumns('claimed')} FROM claimed`;
+  SELECT ${taskColumns('claimed', 'v')} FROM claimed JOIN mdclaim.task_view v ON v.uid = claimed.uid`;
 }
 
-// Skip rows another claimer has locked: claimers never queue behind each other.
+// The first claimable task in board order is the first of two candidates:
+// the first waiting task (open, or a ⏰ whose tasks above are done) and the
+// first claim past its lease, each read through its own index so that live
+// claims are never scanned. Rows another claimer has locked are skipped:
+// claimers never queue behind each other. (When both candidates exist, the
+// one not taken stays locked until this statement commits.)
+const FILTER = `v.board = $1 AND v.tags @> $4::text[] AND ($5::text IS NULL OR v.section = $5 OR v.worktree = $5)`;
 const NEXT = claimStatement(
-  `SELECT t.uid, t.status AS was, t.by AS was_by FROM mdclaim.task t
-   WHERE t.board = $1 AND t.status IN ('open', 'blocked', 'claimed') AND mdclaim.claimable(t, now())
-     AND t.tags @> $4::text[] AND ($5::text IS NULL OR t.section = $5 OR t.worktree = $5)
-   ORDER BY t.position LIMIT 1
-   FOR UPDATE OF t SKIP LOCKED`,
+  `SELECT uid, was, was_by FROM (SELECT * FROM waiting UNION ALL SELECT * FROM lapsing) first ORDER BY position LIMIT 1`,
   'next',
+  `waiting AS MATERIALIZED (
+     SELECT v.uid, v.position, v.status AS was, v.by AS was_by FROM mdclaim.task_view v
+     WHERE ${FILTER} AND v.status IN ('open', 'blocked') AND v.claimable
+     ORDER BY v.position LIMIT 1 FOR UPDATE OF v SKIP LOCKED),
+   lapsing AS MATERIALIZED (
+     SELECT v.uid, v.position, v.status AS was, v.by AS was_by FROM mdclaim.task_view v
+     WHERE ${FILTER} AND v.status = 'claimed' AND v.expires_at <= now() AND v.claimable
+     ORDER BY v.position LIMIT 1 FOR UPDATE OF v SKIP LOCKED),
+   `,
 );
 
 /** Rows an id names for a claim: its hash, or its tracker key while no other task has that key. */
-export const ID_MATCH = `(t.hash = $ID OR (t.key = $ID AND NOT EXISTS (
-  SELECT 1 FROM mdclaim.task o WHERE o.board = t.board AND o.key = $ID AND o.uid <> t.uid)))`;
+export const ID_MATCH = `(v.hash = $ID OR (v.key = $ID AND v.id = $ID))`;
 
 // Duplicates of one text share an id: take the first claimable (or the caller's own, a renewal).
 // Wait for a locked one rather than skip it: its holder may yet give it up.
 const CLAIM = claimStatement(
-  `SELECT t.uid, t.status AS was, t.by AS was_by FROM mdclaim.task t
-   WHERE t.board = $1 AND ${ID_MATCH.replaceAll('$ID', '$4')}
-     AND t.status IN ('open', 'blocked', 'claimed')
-     AND (mdclaim.claimable(t, now()) OR (t.status = 'claimed' AND t.by = $2))
-   ORDER BY t.position LIMIT 1
-   FOR UPDATE OF t`,
+  `SELECT v.uid, v.status AS was, v.by AS was_by FROM mdclaim.task_view v
+   WHERE v.board = $1 AND ${ID_MATCH.replaceAll('$ID', '$4')}
+     AND v.status IN ('open', 'blocked', 'claimed')
+     AND (v.claimable OR (v.status = 'claimed' AND v.by = $2))
+   ORDER BY v.position LIMIT 1
+   FOR UPDATE OF v`,
   'claim',
 );
 
@@ -69,7 +81,7 @@ export async function claimById(c: Conn, a: { board: number; id: string; by: str
   if (rows[0]) return toTask(rows[0]);
   // Nothing claimed: say why, from the rows as they are now.
   const found = await c.query<TaskRow>(
-    `SELECT ${taskColumns('t')} FROM mdclaim.task t WHERE t.board = $1 AND ${ID_MATCH.replaceAll('$ID', '$2')} ORDER BY t.position LIMIT 1`,
+    `SELECT ${taskColumns('v')} FROM mdclaim.task_view v WHERE v.board = $1 AND ${ID_MATCH.replaceAll('$ID', '$2')} ORDER BY v.position LIMIT 1`,
     [a.board, a.id],
   );
   if (!found[0]) throw new MdclaimError('NOT_FOUND', `no task with id ${a.id}`);

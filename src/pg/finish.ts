@@ -13,11 +13,11 @@ import { taskColumns, toTask, type TaskRow } from './rows.js';
 export type HolderVerb = 'heartbeat' | 'done' | 'fail' | 'release';
 
 const SET: Record<HolderVerb, string> = {
-  heartbeat: `claimed_at = date_trunc('second', now()), marker = NULL`,
-  done: `status = 'done', claimed_at = NULL, lease_ms = NULL, commit = $5, marker = NULL`,
+  heartbeat: `claimed_at = date_trunc('second', now()), expires_at = date_trunc('second', now()) + t.lease_ms * interval '1 millisecond', marker = NULL`,
+  done: `status = 'done', claimed_at = NULL, lease_ms = NULL, expires_at = NULL, commit = $5, marker = NULL`,
   // The reason goes where the text ends, as the file board writes it.
-  fail: `status = 'failed', claimed_at = NULL, lease_ms = NULL, reason = $5, body = overlay(t.body PLACING $6::bytea FROM t.text_end + 1 FOR 0), marker = NULL`,
-  release: `status = 'open', by = NULL, claimed_at = NULL, lease_ms = NULL, marker = NULL`,
+  fail: `status = 'failed', claimed_at = NULL, lease_ms = NULL, expires_at = NULL, reason = $5, body = overlay(t.body PLACING $6::bytea FROM t.text_end + 1 FOR 0), marker = NULL`,
+  release: `status = 'open', by = NULL, claimed_at = NULL, lease_ms = NULL, expires_at = NULL, marker = NULL`,
 };
 
 const EVENT: Record<HolderVerb, string> = { heartbeat: `'renewed'`, done: `'done'`, fail: `'failed'`, release: `'released'` };
@@ -41,7 +41,7 @@ function statement(verb: HolderVerb): string {
     ...(verb === 'fail' ? { reason: 'reason' } : {}),
     via: verb,
   })}
-  SELECT ${taskColumns('changed')} FROM changed`;
+  SELECT ${taskColumns('changed', 'v')} FROM changed JOIN mdclaim.task_view v ON v.uid = changed.uid`;
 }
 
 const STATEMENTS = Object.fromEntries((Object.keys(SET) as HolderVerb[]).map((v) => [v, statement(v)])) as Record<HolderVerb, string>;
@@ -69,9 +69,9 @@ export async function holderWrite(c: Conn, verb: HolderVerb, a: HolderArgs): Pro
 /** Zero rows changed: NOT_FOUND, or CONFLICT naming whoever holds the task now. */
 async function whyNot(c: Conn, a: HolderArgs): Promise<MdclaimError> {
   const rows = await c.query<TaskRow & { mine: boolean }>(
-    `SELECT ${taskColumns('t')}, (t.status = 'claimed' AND t.by = $3) AS mine
-     FROM mdclaim.task t WHERE t.board = $1 AND (t.hash = $2 OR t.key = $2)
-     ORDER BY (t.status = 'claimed' AND t.by = $3) DESC, (t.status = 'claimed') DESC, t.position`,
+    `SELECT ${taskColumns('v')}, (v.status = 'claimed' AND v.by = $3) AS mine
+     FROM mdclaim.task_view v WHERE v.board = $1 AND (v.hash = $2 OR v.key = $2)
+     ORDER BY (v.status = 'claimed' AND v.by = $3) DESC, (v.status = 'claimed') DESC, v.position`,
     [a.board, a.id, a.by],
   );
   const first = rows[0];

@@ -9,21 +9,21 @@ import { taskColumns, toTask, type TaskRow } from './rows.js';
 // takeover, a finish), the claim is no longer the stale one we saw.
 
 const STALE = `t.board = $1 AND t.status = 'claimed' AND (
-  mdclaim.lapsed(t, now())
+  t.lapsed
   OR ($2::bigint IS NOT NULL AND t.claimed_at + $2::bigint * interval '1 millisecond' <= now())
   OR ($3::boolean AND t.claimed_at IS NULL))`;
 
 const REAP = `WITH stale AS MATERIALIZED (
-    SELECT t.* FROM mdclaim.task t WHERE ${STALE} ORDER BY t.position FOR UPDATE OF t SKIP LOCKED
+    SELECT t.* FROM mdclaim.task_view t WHERE ${STALE} ORDER BY t.position FOR UPDATE OF t SKIP LOCKED
   ),
   reaped AS (
-    UPDATE mdclaim.task t SET status = 'open', by = NULL, claimed_at = NULL, lease_ms = NULL, marker = NULL
+    UPDATE mdclaim.task t SET status = 'open', by = NULL, claimed_at = NULL, lease_ms = NULL, expires_at = NULL, marker = NULL
     FROM stale WHERE t.uid = stale.uid RETURNING t.uid
   ),
   ${logged({ from: 'stale', event: `'reaped'`, by: 'NULL', priorBy: 'by', claimedAt: 'claimed_at', leaseMs: 'lease_ms', via: 'reap' })}
   SELECT ${taskColumns('stale')} FROM stale JOIN reaped USING (uid) ORDER BY stale.position`;
 
-const DRY_RUN = `SELECT ${taskColumns('t')} FROM mdclaim.task t WHERE ${STALE} ORDER BY t.position`;
+const DRY_RUN = `SELECT ${taskColumns('t')} FROM mdclaim.task_view t WHERE ${STALE} ORDER BY t.position`;
 
 export interface PgReap {
   board: number;

@@ -26,11 +26,13 @@ export function isoSecond(expr: string): string {
   return `to_char((${expr}) AT TIME ZONE 'UTC', ${RFC3339_UTC})`;
 }
 
-/** The columns a Task is built from, for a row `t` (line computed per row; list sums them in one pass). */
-export function taskColumns(t: string, line = `mdclaim.line_of(${t}.board, ${t}.position, ${t}.lead_breaks)`): string {
-  return `${t}.uid, mdclaim.task_id(${t}.board, ${t}.uid, ${t}.key, ${t}.hash) AS id, ${t}.text, ${line} AS line, ${t}.status, ${t}.by,
-    ${isoSecond(`${t}.claimed_at`)} AS claimed_at,
-    ${isoSecond(`${t}.claimed_at + ${t}.lease_ms * interval '1 millisecond'`)} AS expires_at,
+/**
+ * The columns a Task is built from: row `t` as it is now, its id from `v`
+ * (a task_view row of the same task; the id never changes with a write).
+ */
+export function taskColumns(t: string, v = t, line = `mdclaim.line_of(${t}.board, ${t}.position, ${t}.lead_breaks)`): string {
+  return `${t}.uid, ${v}.id, ${t}.text, ${line} AS line, ${t}.status, ${t}.by,
+    ${isoSecond(`${t}.claimed_at`)} AS claimed_at, ${isoSecond(`${t}.expires_at`)} AS expires_at,
     ${t}.lease_ms, ${t}.commit, ${t}.reason, ${t}.section, ${t}.tags, ${t}.marker`;
 }
 

@@ -40,13 +40,19 @@ export const MIGRATIONS: readonly string[] = [
     -- Whole seconds, as the file board writes them; set from now() only.
     claimed_at timestamptz,
     lease_ms bigint,
+    -- claimed_at + the claim's own lease: when it lapses, whoever looks.
+    expires_at timestamptz,
     commit text,
     reason text,
     CHECK (status = 'claimed' OR (claimed_at IS NULL AND lease_ms IS NULL)),
-    CHECK ((claimed_at IS NULL) = (lease_ms IS NULL))
+    CHECK ((claimed_at IS NULL) = (lease_ms IS NULL) AND (claimed_at IS NULL) = (expires_at IS NULL))
   );
-  CREATE INDEX task_order ON mdclaim.task (board, position);
-  CREATE INDEX task_live ON mdclaim.task (board, position) WHERE status IN ('open', 'blocked', 'claimed');
+  -- Board order, with what line numbers are summed from (an index-only scan).
+  CREATE INDEX task_order ON mdclaim.task (board, position) INCLUDE (lead_breaks, body_breaks);
+  -- next reads the first waiting task in board order, and lapsed claims by when they lapsed:
+  -- live claims above the first open task are never scanned.
+  CREATE INDEX task_waiting ON mdclaim.task (board, position) WHERE status IN ('open', 'blocked');
+  CREATE INDEX task_lapsing ON mdclaim.task (board, expires_at) WHERE status = 'claimed';
   CREATE INDEX task_hash ON mdclaim.task (board, hash);
   CREATE INDEX task_key ON mdclaim.task (board, key) WHERE key IS NOT NULL;
 
@@ -91,14 +97,6 @@ export const MIGRATIONS: readonly string[] = [
     FOR EACH ROW WHEN (NEW.event IN ('released', 'reaped', 'added', 'imported', 'done'))
     EXECUTE FUNCTION mdclaim.notify_work();
 
-  -- A task's id: its tracker key while exactly one task on the board has it, else its text hash.
-  CREATE FUNCTION mdclaim.task_id(board int, uid bigint, key text, hash text) RETURNS text
-  LANGUAGE sql STABLE AS $$
-    SELECT CASE WHEN key IS NOT NULL AND NOT EXISTS (
-      SELECT 1 FROM mdclaim.task o WHERE o.board = $1 AND o.key = $3 AND o.uid <> $2
-    ) THEN key ELSE hash END
-  $$;
-
   -- The 1-based line of a task's marker: the line breaks of every row above it and of its lead.
   CREATE FUNCTION mdclaim.line_of(board int, pos bigint, lead_breaks int) RETURNS int
   LANGUAGE sql STABLE AS $$
@@ -107,22 +105,24 @@ export const MIGRATIONS: readonly string[] = [
     ), 0)
   $$;
 
-  -- Has a timed claim run out of its own lease?
-  CREATE FUNCTION mdclaim.lapsed(t mdclaim.task, at timestamptz) RETURNS boolean
-  LANGUAGE sql STABLE AS $$
-    SELECT t.status = 'claimed' AND t.claimed_at IS NOT NULL
-       AND t.claimed_at + t.lease_ms * interval '1 millisecond' <= at
-  $$;
-
-  -- The one claimable predicate (src/board/claimable.ts): open; or blocked with
-  -- every task above it in its section done (the section as the file board
-  -- walks it: the run of tasks since the last task of another section); or
-  -- claimed past its own lease.
-  CREATE FUNCTION mdclaim.claimable(t mdclaim.task, at timestamptz) RETURNS boolean
-  LANGUAGE sql STABLE AS $$
-    SELECT CASE t.status
+  -- Every task with the two rules that look beyond its own row, each stated
+  -- once. A view, not functions: the planner inlines a view into each query,
+  -- while a SQL function with a subquery runs once per row.
+  CREATE VIEW mdclaim.task_view AS
+  SELECT t.*,
+    -- The id: the tracker key while exactly one task on the board has it, else the text hash.
+    CASE WHEN t.key IS NOT NULL AND NOT EXISTS (
+      SELECT 1 FROM mdclaim.task o WHERE o.board = t.board AND o.key = t.key AND o.uid <> t.uid
+    ) THEN t.key ELSE t.hash END AS id,
+    -- A timed claim past its own lease.
+    (t.status = 'claimed' AND t.expires_at <= now()) AS lapsed,
+    -- The one claimable predicate (src/board/claimable.ts): open; or blocked
+    -- with every task above it in its section done (the section as the file
+    -- board walks it: the run since the last task of another section); or a
+    -- claim past its own lease.
+    CASE t.status
       WHEN 'open' THEN true
-      WHEN 'claimed' THEN mdclaim.lapsed(t, at)
+      WHEN 'claimed' THEN t.expires_at <= now()
       WHEN 'blocked' THEN NOT EXISTS (
         SELECT 1 FROM mdclaim.task u
         WHERE u.board = t.board AND u.position < t.position AND u.status <> 'done'
@@ -132,8 +132,8 @@ export const MIGRATIONS: readonly string[] = [
           ), -1)
       )
       ELSE false
-    END
-  $$;
+    END AS claimable
+  FROM mdclaim.task t;
   `,
 ];
 
