@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { parseTasks } from '../../src/index.js';
 import { sql } from '../helpers/pg.js';
-import { fixture, lines, start, type Exit } from '../helpers/procs.js';
+import { fixture, lines, start, startTogether, type Exit } from '../helpers/procs.js';
 import { kinds, pendingOnFile, pgKind } from './kinds.js';
 
 // Races with real processes, written once for every board.
@@ -25,7 +25,7 @@ function clean(e: Exit): string {
 
 /** Race `procs` claimer processes (each with `inFlight` claims going at once, over two board objects) and collect who won what. */
 async function race(location: string, procs: number, inFlight: number, script = 'claimer.mjs', env: Record<string, string> = {}) {
-  const runs = Array.from({ length: procs }, (_, i) => start(fixture(script), [location, `w${i}`, String(inFlight)], env));
+  const runs = await startTogether(Array.from({ length: procs }, (_, i) => ({ script: fixture(script), args: [location, `w${i}`, String(inFlight)], env })));
   const exits = await Promise.all(runs.map((r) => r.done));
   return exits.flatMap((e, i) => lines(e.stdout, 'claimed').map((id) => ({ id, by: `w${i}`, stderr: clean(e) })));
 }
@@ -90,7 +90,7 @@ describe.each(kinds)('the $name board under racing processes', (kind) => {
     ).join('\n');
     const b = await kind.make(doc);
     const adders = [0, 1].map((i) => start(fixture('adder.mjs'), [b.location, `extra${i}`, '12', String(SECTIONS)]));
-    const racers = Array.from({ length: 8 }, (_, i) => start(fixture('blocked-racer.mjs'), [b.location, `r${i}`]));
+    const racers = await startTogether(Array.from({ length: 8 }, (_, i) => ({ script: fixture('blocked-racer.mjs'), args: [b.location, `r${i}`] })));
     const added = (await Promise.all(adders.map((a) => a.done))).flatMap((e) => lines(e.stdout, 'added'));
     // Racers that ran out of work before the last add would leave it open: one more drains it.
     const exits = await Promise.all(racers.map((r) => r.done));
@@ -164,6 +164,7 @@ describe.skipIf(!kinds.includes(pgKind))('the race harness (controls)', () => {
   it('sees double winners when careless two-statement claimers race on the PostgreSQL board', async () => {
     const b = await pgKind.make(board(TASKS));
     const claims = await race(b.location, PROCS, 1, 'naive-claimer.mjs');
+    expect(claims.filter((c) => c.stderr !== '').map((c) => c.stderr)).toEqual([]);
     // If this fails, the harness could not tell a broken claimer from a working one.
     expect(doubles(claims.map((c) => c.id)).length).toBeGreaterThan(0);
   });
@@ -171,7 +172,9 @@ describe.skipIf(!kinds.includes(pgKind))('the race harness (controls)', () => {
   it('sees a ⏰ handed out too early when the claim forgets the ⏰ rule', async () => {
     const doc = Array.from({ length: 6 }, (_, i) => [`## S${i}`, `- [ ] A${i}.1`, `- [ ] A${i}.2`, `- [⏰] B${i}`, ''].join('\n')).join('\n');
     const b = await pgKind.make(doc);
-    const exits = await Promise.all(Array.from({ length: 4 }, (_, i) => start(fixture('naive-blocked.mjs'), [b.location, `n${i}`]).done));
+    const runs = await startTogether(Array.from({ length: 4 }, (_, i) => ({ script: fixture('naive-blocked.mjs'), args: [b.location, `n${i}`] })));
+    const exits = await Promise.all(runs.map((r) => r.done));
+    for (const e of exits) expect(clean(e)).toBe('');
     const gotB = exits.flatMap((e) => lines(e.stdout, 'gotB'));
     expect(gotB.filter((g) => g.endsWith(' false')).length).toBeGreaterThan(0);
   });

@@ -24,3 +24,31 @@ export function start(script: string, args: string[], env: Record<string, string
 export function lines(out: string, prefix: string): string[] {
   return out.split('\n').filter((l) => l.startsWith(prefix + ' ')).map((l) => l.slice(prefix.length + 1));
 }
+
+/**
+ * Start processes that race: each says "ready" (fixtures/barrier.mjs) and
+ * waits; once all have, the barrier file appears and they start together,
+ * however loaded the machine is.
+ */
+export async function startTogether(runs: { script: string; args: string[]; env?: Record<string, string> }[]): Promise<ReturnType<typeof start>[]> {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const gate = join(mkdtempSync(join(tmpdir(), 'mdclaim-barrier-')), 'go');
+  const started = runs.map((r) => start(r.script, r.args, { ...r.env, MDCLAIM_TEST_BARRIER: gate }));
+  const ready = started.map(
+    (s) =>
+      new Promise<void>((resolve) => {
+        let out = '';
+        const check = (d: Buffer) => {
+          out += d;
+          if (out.includes('ready\n')) resolve();
+        };
+        s.child.stdout!.on('data', check);
+        s.done.then(() => resolve());
+      }),
+  );
+  await Promise.all(ready);
+  writeFileSync(gate, '');
+  return started;
+}
