@@ -3,17 +3,18 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { flockSync } from 'fs-ext';
 import lockfile from 'proper-lockfile';
-import { openBoard, type BoardOptions } from 'mdclaim';
+import { openBoard, PgBoard, type BoardOptions } from 'mdclaim';
+import { pgBoardUrl } from './pg.js';
 import { boardText, CLAIMED, sleep, stamp } from './util.js';
 
 /** One way of handing out the first open task of a board; every claimer returns the claimed task's text. */
 export interface Claimer {
   readonly name: string;
   /** Put the board back to `n` open tasks (untimed). */
-  fill(): void;
+  fill(): void | Promise<void>;
   /** Claim the first open task: its text, or null when none is left. */
   claim(by: string): Promise<string | null> | string | null;
-  close(): void;
+  close(): void | Promise<void>;
 }
 
 export async function claimOnce(c: Claimer, by: string): Promise<string | null> {
@@ -30,6 +31,19 @@ export function mdclaimClaimer(name: string, dir: string, n: number, options: Bo
     fill: () => writeFileSync(path, boardText(n)),
     claim: async (by) => (await board.next({ by }))?.text ?? null,
     close: () => {},
+  };
+}
+
+/** The PostgreSQL board through the library, one connection, as a trigger would hold it. */
+export function pgClaimer(name: string, n: number, durable: boolean): Claimer {
+  const board = new PgBoard(pgBoardUrl(name, durable), { pool: 1 });
+  return {
+    name,
+    fill: async () => {
+      await board.importDocument(Buffer.from(boardText(n)), { replace: true });
+    },
+    claim: async (by) => (await board.next({ by }))?.text ?? null,
+    close: () => board.close(),
   };
 }
 
@@ -67,7 +81,7 @@ export function sqliteClaim(db: Database.Database): (by: string) => string | nul
 export function sqliteClaimer(name: string, dir: string, n: number, sync: Sync): Claimer {
   const db = createTaskDb(join(dir, 'tasks.db'), n, sync);
   const claim = sqliteClaim(db);
-  return { name, fill: () => fillTaskDb(db, n), claim, close: () => db.close() };
+  return { name, fill: () => fillTaskDb(db, n), claim, close: () => void db.close() };
 }
 
 /** Where the first `- [ ] ` line starts, or -1. */

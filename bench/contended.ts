@@ -2,13 +2,14 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { parseTasks } from 'mdclaim';
+import { parseTasks, PgBoard } from 'mdclaim';
+import { pgBoardUrl } from './pg.js';
 import { createTaskDb } from './claimers.js';
 import { boardText, CLAIMED, progress, quantile, rotate, spread, tempDir, type Spread } from './util.js';
 import type { WorkerJob, WorkerReport } from './worker.js';
 
 export type Kind = WorkerJob['kind'];
-const KINDS: Kind[] = ['mdclaim', 'sqlite', 'lockfile'];
+const FILE_KINDS: Kind[] = ['mdclaim', 'sqlite', 'lockfile'];
 
 export interface DrainCheck {
   ok: boolean;
@@ -37,15 +38,20 @@ export interface ContendedResult {
   tasks: number;
   workers: number;
   rounds: number;
-  claimers: Record<Kind, ContendedFigures>;
+  claimers: Partial<Record<Kind, ContendedFigures>> & Record<'mdclaim' | 'sqlite' | 'lockfile', ContendedFigures>;
   ratios: Array<{ a: Kind; b: Kind; ratio: Spread }>;
   allChecksPassed: boolean;
 }
+
+/** The contended case at each worker count (8 for the targets, 32 beside it). */
+export type ContendedRuns = ContendedResult[];
 
 export interface ContendedConfig {
   tasks: number;
   workers: number;
   rounds: number;
+  /** Race the PostgreSQL board too (when its server answers). */
+  pg: boolean;
 }
 
 const WORKER = new URL('./worker.js', import.meta.url);
@@ -126,7 +132,12 @@ interface RunResult {
 async function run(kind: Kind, cfg: ContendedConfig): Promise<RunResult> {
   const dir = tempDir(`c-${kind}`);
   let path: string;
-  if (kind === 'sqlite') {
+  let board: PgBoard | null = null;
+  if (kind === 'postgres') {
+    path = pgBoardUrl(`c${cfg.workers}`, false);
+    board = new PgBoard(path, { pool: 1 });
+    await board.importDocument(Buffer.from(boardText(cfg.tasks)));
+  } else if (kind === 'sqlite') {
     path = join(dir, 'tasks.db');
     createTaskDb(path, cfg.tasks, 'NORMAL').close();
   } else {
@@ -154,11 +165,16 @@ async function run(kind: Kind, cfg: ContendedConfig): Promise<RunResult> {
     const end = done.reduce((m, r) => (BigInt(r.end) > m ? BigInt(r.end) : m), BigInt(done[0]!.end));
     const logs = new Map(done.map((r, i) => [r.by, readFileSync(join(dir, `w${i}.log`), 'utf8').split('\n').filter(Boolean)]));
     const total = done.reduce((s, r) => s + r.claims, 0);
+    // The PostgreSQL board is checked on its export, with the same markdown reading as the file board.
+    if (board) {
+      writeFileSync(join(dir, 'export.md'), await board.exportDocument());
+      await board.close();
+    }
     return {
       claimsPerSec: total / (Number(end - start) / 1e9),
       latMs: done.flatMap((r) => r.latUs.map((u) => u / 1000)),
       busy: done.reduce((s, r) => s + r.busy, 0),
-      check: check(kind, path, cfg.tasks, logs),
+      check: board ? check('mdclaim', join(dir, 'export.md'), cfg.tasks, logs) : check(kind, path, cfg.tasks, logs),
     };
   } finally {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
@@ -167,6 +183,7 @@ async function run(kind: Kind, cfg: ContendedConfig): Promise<RunResult> {
 
 /** Case 2: many processes draining one board at once, each way of claiming in turn, round after round. */
 export async function contended(cfg: ContendedConfig): Promise<ContendedResult> {
+  const KINDS: Kind[] = cfg.pg ? [...FILE_KINDS, 'postgres'] : FILE_KINDS;
   const rates = new Map<Kind, number[]>(KINDS.map((k) => [k, []]));
   const lats = new Map<Kind, number[]>(KINDS.map((k) => [k, []]));
   const busy = new Map<Kind, number>(KINDS.map((k) => [k, 0]));
@@ -193,7 +210,7 @@ export async function contended(cfg: ContendedConfig): Promise<ContendedResult> 
     workers: cfg.workers,
     rounds: cfg.rounds,
     claimers,
-    ratios: [ratio('mdclaim', 'sqlite'), ratio('mdclaim', 'lockfile')],
+    ratios: [ratio('mdclaim', 'sqlite'), ratio('mdclaim', 'lockfile'), ...(cfg.pg ? [ratio('postgres', 'sqlite'), ratio('mdclaim', 'postgres')] : [])],
     allChecksPassed: KINDS.every((k) => checks.get(k)!.every((c) => c.ok)),
   };
 }

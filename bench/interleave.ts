@@ -26,7 +26,7 @@ export interface InterleavedResult {
 
 /** Drain a freshly filled board claim by claim; per-claim latencies in µs. Throws if it drains early or late. */
 async function drain(c: Claimer, tasks: number): Promise<number[]> {
-  c.fill();
+  await c.fill();
   const lat: number[] = [];
   for (let i = 0; i < tasks; i++) {
     const t0 = clock();

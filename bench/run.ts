@@ -9,6 +9,7 @@ import { scaling } from './scaling.js';
 import { tables, targets, toMarkdown, toText, type Results } from './report.js';
 import { uncontended } from './uncontended.js';
 import { progress, removeTempDirs } from './util.js';
+import { dropPgBoards, PG_URL, pgUnreachable } from './pg.js';
 import { writePaths } from './write.js';
 
 const CASES = ['uncontended', 'contended', 'scaling', 'cli', 'write'] as const;
@@ -51,6 +52,7 @@ function config(quick: boolean) {
     ? {
         uncontended: { tasks: 50, rounds: 3, warmup: 1 },
         contended: { tasks: 200, workers: 8, rounds: 1 },
+        contended32: { tasks: 200, workers: 32, rounds: 1 },
         scaling: { sizes: [100, 1_000, 10_000], rounds: 2, claims: [5, 5, 5], reaps: [2, 2, 2] },
         cli: { pairs: 4, rssTasks: 10_000, rssRuns: 1 },
         write: { tasks: 50, rounds: 3, warmup: 1 },
@@ -58,6 +60,7 @@ function config(quick: boolean) {
     : {
         uncontended: { tasks: 50, rounds: 40, warmup: 3 },
         contended: { tasks: 1_000, workers: 8, rounds: 5 },
+        contended32: { tasks: 1_000, workers: 32, rounds: 3 },
         scaling: { sizes: [100, 1_000, 10_000, 100_000], rounds: 7, claims: [50, 50, 50, 15], reaps: [10, 10, 5, 2] },
         cli: { pairs: 40, rssTasks: 100_000, rssRuns: 3 },
         write: { tasks: 50, rounds: 40, warmup: 3 },
@@ -115,14 +118,18 @@ async function main(): Promise<number> {
   const meta = machine();
   const results: Results = {};
   const t0 = Date.now();
+  const why = await pgUnreachable();
+  const pg = why === null;
+  if (!pg) progress(`PostgreSQL left out: ${PG_URL} is unreachable (${why}); set MDCLAIM_PG_URL or start the server`);
   for (const name of opts.only) {
     progress(`case ${name}`);
     switch (name) {
       case 'uncontended':
-        results.uncontended = await uncontended(cfg.uncontended);
+        results.uncontended = await uncontended(cfg.uncontended, pg);
         break;
       case 'contended':
-        results.contended = await contended(cfg.contended);
+        results.contended = await contended({ ...cfg.contended, pg });
+        results.contended32 = await contended({ ...cfg.contended32, pg });
         break;
       case 'scaling':
         results.scaling = await scaling(cfg.scaling);
@@ -136,11 +143,13 @@ async function main(): Promise<number> {
     }
     removeTempDirs();
   }
+  await dropPgBoards();
   progress(`done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   const failures: string[] = [];
-  if (results.contended && !results.contended.allChecksPassed) {
-    for (const [k, f] of Object.entries(results.contended.claimers)) {
-      for (const c of f.checks) if (!c.ok) failures.push(`contended ${k}: ${c.problems.join('; ')}`);
+  for (const run of [results.contended, results.contended32]) {
+    if (!run || run.allChecksPassed) continue;
+    for (const [k, f] of Object.entries(run.claimers)) {
+      for (const c of f!.checks) if (!c.ok) failures.push(`contended (${run.workers}) ${k}: ${c.problems.join('; ')}`);
     }
   }
   if (results.write && !results.write.pathsAsExpected) failures.push('write: in-place did not keep the file, or replace did not swap it');

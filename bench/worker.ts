@@ -6,7 +6,7 @@ import { clock, toUs } from './util.js';
 
 /** What the parent sends a contended-case worker. */
 export interface WorkerJob {
-  kind: 'mdclaim' | 'sqlite' | 'lockfile';
+  kind: 'mdclaim' | 'sqlite' | 'lockfile' | 'postgres';
   path: string;
   by: string;
   log: string;
@@ -39,6 +39,11 @@ function claimerFor(job: WorkerJob): () => Promise<string | null> | string | nul
     }
     case 'lockfile':
       return () => lockfileClaim(job.path, job.by, false);
+    case 'postgres': {
+      // job.path is the board's URL; one connection per process, as a trigger holds it.
+      const board = openBoard(job.path, { pool: 1 });
+      return async () => (await board.next({ by: job.by }))?.text ?? null;
+    }
   }
 }
 
