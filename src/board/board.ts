@@ -1,4 +1,5 @@
 import { MdclaimError, usage } from '../errors.js';
+import { toByteString } from '../format/bytes.js';
 import { isValidBy } from '../format/marker.js';
 import type { Task } from '../format/task.js';
 import { FileStore, type WriteMode } from '../storage/file-store.js';
@@ -6,6 +7,7 @@ import type { LockKind } from '../storage/lock.js';
 import { add } from './add.js';
 import { claimById, claimNext } from './claim.js';
 import { parseDuration } from './duration.js';
+import { applyEdit, type EditResult } from './edit.js';
 import { done, fail, heartbeat, release } from './finish.js';
 import { reap } from './reap.js';
 import { listTasks } from './walk.js';
@@ -126,6 +128,24 @@ export class Board {
     return this.store.update((src) => add(src, text, options.section));
   }
 
+  /** The board's bytes, read under a shared lock: the snapshot a person edits. */
+  async snapshot(): Promise<Buffer> {
+    return this.store.read((src) => Buffer.from(src, 'latin1'));
+  }
+
+  /**
+   * Apply a person's edit of `snapshot` (what `snapshot()` returned) to the
+   * board as it is now, under the exclusive lock: a three-way merge that
+   * keeps what was done meanwhile. Where both changed one task it writes
+   * nothing and returns the conflicts. Markers typed by hand are taken as typed.
+   */
+  async applyEdit(snapshot: Uint8Array | string, mine: Uint8Array | string): Promise<EditResult> {
+    if (!isBytes(snapshot) || !isBytes(mine)) throw usage('applyEdit: snapshot and mine must be strings or byte arrays');
+    const base = toByteString(snapshot);
+    const edited = toByteString(mine);
+    return this.store.update((src) => applyEdit(src, base, edited));
+  }
+
   private lease(lease: string | number | undefined): number {
     return lease === undefined ? this.leaseMs : parseDuration(lease, 'lease');
   }
@@ -136,6 +156,10 @@ function checkBy(by: unknown): string {
     throw usage(`by must be 1–64 of [A-Za-z0-9._:@-], got ${typeof by === 'string' ? `"${by}"` : typeof by}`);
   }
   return by;
+}
+
+function isBytes(x: unknown): x is Uint8Array | string {
+  return typeof x === 'string' || x instanceof Uint8Array;
 }
 
 function checkId(id: unknown): void {

@@ -17,6 +17,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   release: { args: 'task', flags: ['by'], summary: 'give your task back, open' },
   reap: { args: 'none', flags: ['ttl', 'dry-run', 'include-untimed'], summary: 'reopen claims older than the TTL (run it from cron)' },
   add: { args: 'text', flags: ['section', 'quiet'], summary: 'append an open task' },
+  edit: { args: 'none', flags: [], summary: 'edit a copy in $VISUAL/$EDITOR (else vi); on save, merge it into the board' },
 };
 
 export function allowedFlags(command: string): Set<string> {
@@ -59,10 +60,11 @@ Durations: 1500ms, 90s, 30m, 2h, 1d.
 
 Exit status:
   0  ok
-  1  runtime failure (missing file, I/O, lock timeout)
+  1  runtime failure (missing file, I/O, lock timeout; edit: the editor failed)
   2  usage error (unknown command or option, bad --by, bad duration)
   3  nothing to do: no task matches, or nothing claimable
-  4  conflict: held by another, not the holder, already done or failed, blocked
+  4  conflict: held by another, not the holder, already done or failed, blocked;
+     edit: you and the board changed one task (your copy is kept beside it)
 
 Example:
   id=$(mdclaim next --by "$AGENT" -q) && work "$id" && mdclaim done "$id" --by "$AGENT"
