@@ -17,7 +17,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   release: { args: 'task', flags: ['by'], summary: 'give your task back, open' },
   reap: { args: 'none', flags: ['ttl', 'dry-run', 'include-untimed'], summary: 'reopen claims older than the TTL (run it from cron)' },
   add: { args: 'text', flags: ['section', 'quiet'], summary: 'append an open task' },
-  edit: { args: 'none', flags: [], summary: 'edit a copy in $VISUAL/$EDITOR (else vi); on save, merge it into the board' },
+  edit: { args: 'none', flags: [], summary: 'edit a copy in $VISUAL, $EDITOR or vi; merge it in on save' },
 };
 
 export function allowedFlags(command: string): Set<string> {
