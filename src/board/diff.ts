@@ -9,8 +9,33 @@
  * (The bisection follows diff-match-patch's `diff_bisect_`.)
  */
 export function commonSubsequence(a: ArrayLike<number>, b: ArrayLike<number>): Array<[number, number]> {
+  // The common head and tail first: after a small edit of a large board they are nearly all of it.
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  // In between, an element the other side lacks can never be matched: leaving those out keeps
+  // the answer and turns a rewrite (every line new) from the worst case into the easiest one.
+  const inA = new Set<number>();
+  const inB = new Set<number>();
+  for (let i = head; i < a.length - tail; i++) inA.add(a[i]!);
+  for (let j = head; j < b.length - tail; j++) inB.add(b[j]!);
+  const ai = indexesOf(a, head, a.length - tail, inB);
+  const bi = indexesOf(b, head, b.length - tail, inA);
+  const fa = Int32Array.from(ai, (i) => a[i]!);
+  const fb = Int32Array.from(bi, (j) => b[j]!);
+  const middle: Array<[number, number]> = [];
+  lcs(fa, fb, 0, fa.length, 0, fb.length, middle);
   const out: Array<[number, number]> = [];
-  lcs(a, b, 0, a.length, 0, b.length, out);
+  for (let k = 0; k < head; k++) out.push([k, k]);
+  for (const [i, j] of middle) out.push([ai[i]!, bi[j]!]);
+  for (let k = tail; k > 0; k--) out.push([a.length - k, b.length - k]);
+  return out;
+}
+
+function indexesOf(xs: ArrayLike<number>, from: number, to: number, keep: Set<number>): number[] {
+  const out: number[] = [];
+  for (let i = from; i < to; i++) if (keep.has(xs[i]!)) out.push(i);
   return out;
 }
 
