@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseTasks } from '../src/index.js';
+import { openBoard, parseTasks } from '../src/index.js';
 import { mdclaim, mdclaimAsync, type CliResult } from './helpers/cli.js';
 import { fixture } from './helpers/procs.js';
 import { boardFile, bytesOf, read } from './helpers/tmp.js';
@@ -191,5 +191,28 @@ describe('mdclaim edit', () => {
     expect(r.status).toBe(0);
     expect(json(r.stdout)).toEqual({ changed: true, kept: 0 });
     expect(parseTasks(read(file)).at(-1)).toMatchObject({ id: 'T-7' });
+  });
+});
+
+describe('board.applyEdit', () => {
+  it('merges an edit of a snapshot with what happened since, and writes nothing on a conflict', async () => {
+    const file = boardFile(board(3));
+    const b = openBoard(file);
+    const snapshot = await b.snapshot();
+    expect(snapshot.equals(bytesOf(file))).toBe(true);
+    await b.claim('T-2', { by: 'c1' });
+    const claimed = bytesOf(file);
+    // Reworded the claimed task: refused, nothing written.
+    const r = await b.applyEdit(snapshot, snapshot.toString().replace('task 2', 'task two'));
+    expect(r).toEqual({ merged: false, conflicts: [{ id: 'T-2', line: 7, status: 'claimed', by: 'c1', message: 'T-2 changed on the board meanwhile (claimed by c1)' }] });
+    expect(bytesOf(file).equals(claimed)).toBe(true);
+    // Reworded another: merged, the claim kept.
+    expect(await b.applyEdit(snapshot, Buffer.from(snapshot.toString().replace('task 3', 'task three')))).toEqual({ merged: true, changed: true, kept: 1 });
+    expect(parseTasks(read(file)).map((t) => [t.text, t.status, t.by])).toEqual([
+      ['T-100 finished before', 'done', undefined], ['T-1 task 1', 'open', undefined], ['T-2 task 2', 'claimed', 'c1'], ['T-3 task three', 'open', undefined],
+    ]);
+    // The same edit again changes nothing more.
+    expect(await b.applyEdit(snapshot, snapshot.toString().replace('task 3', 'task three'))).toEqual({ merged: true, changed: false, kept: 2 });
+    await expect(b.applyEdit(snapshot, 42 as unknown as string)).rejects.toMatchObject({ code: 'USAGE' });
   });
 });
