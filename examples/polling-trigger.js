@@ -27,21 +27,33 @@ async function work(task) {
 async function runOne(task) {
   console.log(`${by}: working on ${task.id} "${task.text}"`);
   // Every write is fenced to this claim (its claim time), so a newer claim of the line is never touched.
+  // Beats run one after another, and the final write waits for the last one, so it carries the latest claim time.
   let claimedAt = task.claimedAt;
+  let beating = Promise.resolve();
   const beat = setInterval(() => {
-    board.heartbeat(task.id, { by, claimedAt }).then(
-      (t) => (claimedAt = t.claimedAt),
-      (err) => console.error(`${by}: heartbeat failed: ${err.message}`),
+    beating = beating.then(() =>
+      board.heartbeat(task.id, { by, claimedAt }).then(
+        (t) => void (claimedAt = t.claimedAt),
+        (err) => console.error(`${by}: heartbeat failed: ${err.message}`),
+      ),
     );
   }, heartbeatMs);
+  const settle = async () => {
+    clearInterval(beat);
+    await beating;
+  };
   try {
     const commit = await work(task);
+    await settle();
     await board.done(task.id, { by, claimedAt, commit });
     console.log(`${by}: done ${task.id} at ${commit}`);
   } catch (err) {
     // CONFLICT here means the lease lapsed and someone else took the task over.
     if (err.code === 'CONFLICT') console.error(`${by}: lost ${task.id}: ${err.message}`);
-    else await board.fail(task.id, { by, claimedAt, reason: err.message });
+    else {
+      await settle();
+      await board.fail(task.id, { by, claimedAt, reason: err.message });
+    }
   } finally {
     clearInterval(beat);
   }
