@@ -33,12 +33,12 @@ describe('commonSubsequence', () => {
   });
 
   it('finds a small change in a long sequence, and a rewrite, without quadratic time or memory', () => {
-    const a = Array.from({ length: 200_000 }, (_, i) => i);
-    const b = [...a.slice(0, 1000), -1, ...a.slice(1001, 150_000), -2, ...a.slice(150_000)];
-    expect(commonSubsequence(a, b)).toHaveLength(199_999);
+    const a = Array.from({ length: 60_000 }, (_, i) => i);
+    const b = [...a.slice(0, 1000), -1, ...a.slice(1001, 45_000), -2, ...a.slice(45_000)];
+    expect(commonSubsequence(a, b)).toHaveLength(59_999);
     // A rewrite, every line new: Myers' worst case, unless lines the other side lacks are left out first.
     expect(commonSubsequence(a, a.map((x) => -x - 1))).toEqual([]);
     const half = a.map((x) => (x % 2 ? -x : x));
-    expect(commonSubsequence(a, half)).toHaveLength(100_000);
+    expect(commonSubsequence(a, half)).toHaveLength(30_000);
   });
 });
