@@ -28,11 +28,18 @@ export function checkCommit(commit: string | undefined): void {
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
 
-/** The claim a fenced holder write names: an RFC 3339 time as next/claim/heartbeat returned it. */
-export function checkClaimedAt(at: unknown): string | undefined {
-  if (at === undefined) return undefined;
+/** Who makes a holder write: the claimant, and the claim time that fences it to one claim. */
+export function checkHolder(options: { by: string; claimedAt?: string }): { by: string; claimedAt?: string } {
+  const by = checkBy(options?.by);
+  const at = options.claimedAt;
+  if (at === undefined) return { by };
   if (typeof at !== 'string' || !RFC3339.test(at) || Number.isNaN(Date.parse(at))) {
-    throw usage(`claimedAt must be an RFC 3339 time such as 2026-11-30T04:06:29Z, got ${typeof at === 'string' ? `"${at}"` : typeof at}`);
+    throw usage(`claimedAt must be an RFC 3339 time as a claim carries it, got ${typeof at === 'string' ? `"${at}"` : typeof at}`);
   }
-  return at;
+  return { by, claimedAt: at };
+}
+
+export function checkSection(section: unknown): string {
+  if (typeof section !== 'string') throw usage(`section must be a string, got ${typeof section}`);
+  return section;
 }

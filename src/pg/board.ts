@@ -1,4 +1,4 @@
-import { checkBy, checkClaimedAt, checkCommit, checkId, checkTags } from '../board/checks.js';
+import { checkBy, checkCommit, checkHolder, checkId, checkSection, checkTags } from '../board/checks.js';
 import { parseDuration } from '../board/duration.js';
 import { foldReason } from '../board/finish.js';
 import type { ClaimOptions, HistoryEvent, HolderOptions, NextOptions, ReapOptions, TaskBoard } from '../board/types.js';
@@ -67,7 +67,7 @@ export class PgBoard implements TaskBoard {
     const leaseMs = this.lease(options.lease);
     const tags = options.tags ? checkTags(options.tags) : [];
     const board = await this.board();
-    return this.db.with((c) => claimNext(c, { board, by, leaseMs, tags, ...(options.section === undefined ? {} : { section: options.section }) }));
+    return this.db.with((c) => claimNext(c, { board, by, leaseMs, tags, ...(options.section === undefined ? {} : { section: checkSection(options.section) }) }));
   }
 
   async claim(id: string, options: ClaimOptions): Promise<Task> {
@@ -148,8 +148,7 @@ export class PgBoard implements TaskBoard {
   }
 
   private async holder(verb: HolderVerb, id: string, options: HolderOptions, value?: string, suffix?: Buffer): Promise<Task> {
-    const by = checkBy(options?.by);
-    const claimedAt = checkClaimedAt(options.claimedAt);
+    const { by, claimedAt } = checkHolder(options);
     checkId(id);
     const board = await this.board();
     return this.db.with((c: Conn) =>

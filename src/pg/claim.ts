@@ -1,4 +1,4 @@
-import { MdclaimError } from '../errors.js';
+import { MdclaimError, usage } from '../errors.js';
 import { notClaimable } from '../board/conflict.js';
 import type { Task } from '../format/task.js';
 import type { Conn } from './db.js';
@@ -58,7 +58,7 @@ const CLAIM = claimStatement(
    WHERE v.board = $1 AND ${ID_MATCH.replaceAll('$ID', '$4')}
      AND v.status IN ('open', 'blocked', 'claimed')
      AND (v.claimable OR (v.status = 'claimed' AND v.by = $2))
-   ORDER BY v.position LIMIT 1
+   ORDER BY v.claimable DESC, v.position LIMIT 1
    FOR UPDATE OF v`,
   'claim',
 );
@@ -81,9 +81,16 @@ export async function claimById(c: Conn, a: { board: number; id: string; by: str
   if (rows[0]) return toTask(rows[0]);
   // Nothing claimed: say why, from the rows as they are now.
   const found = await c.query<TaskRow>(
-    `SELECT ${taskColumns('v')} FROM mdclaim.task_view v WHERE v.board = $1 AND ${ID_MATCH.replaceAll('$ID', '$2')} ORDER BY v.position LIMIT 1`,
+    `SELECT ${taskColumns('v')} FROM mdclaim.task_view v WHERE v.board = $1 AND (v.hash = $2 OR v.key = $2) ORDER BY v.position`,
     [a.board, a.id],
   );
   if (!found[0]) throw new MdclaimError('NOT_FOUND', `no task with id ${a.id}`);
+  // Every row answering to the id under another id: a key shared by several tasks (their ids are their hashes).
+  if (found.length > 1 && found.every((r) => r.id !== a.id)) throw ambiguousKey(a.id, found.map(toTask));
   throw notClaimable(toTask(found[0]));
+}
+
+/** A tracker key on several lines names no one task: say which ids do (as the file board says it). */
+export function ambiguousKey(key: string, tasks: readonly Task[], what = 'tasks'): MdclaimError {
+  return usage(`${key} is on ${tasks.length} ${what}, so it is not an id: use one of ${tasks.map((t) => `${t.id} (line ${t.line})`).join(', ')}`);
 }

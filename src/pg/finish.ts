@@ -2,6 +2,7 @@ import { notHolder } from '../board/conflict.js';
 import { MdclaimError } from '../errors.js';
 import type { Task } from '../format/task.js';
 import type { Conn } from './db.js';
+import { ambiguousKey } from './claim.js';
 import { logged } from './history-sql.js';
 import { taskColumns, toTask, type TaskRow } from './rows.js';
 
@@ -22,8 +23,12 @@ const SET: Record<HolderVerb, string> = {
 
 const EVENT: Record<HolderVerb, string> = { heartbeat: `'renewed'`, done: `'done'`, fail: `'failed'`, release: `'released'` };
 
-// A holder operation reaches the caller's own task among duplicates, and by a tracker key even when several lines carry it.
-const HOLDS = `t.board = $1 AND (t.hash = $2 OR t.key = $2) AND t.status = 'claimed' AND t.by = $3 AND ($4::timestamptz IS NULL OR t.claimed_at = $4::timestamptz)`;
+// A holder operation reaches the caller's own task among duplicates, and by a
+// tracker key even when several lines carry it, unless the caller holds
+// several of those lines with different texts (then the key names none).
+const MINE = (t: string) => `${t}.status = 'claimed' AND ${t}.by = $3 AND ($4::timestamptz IS NULL OR ${t}.claimed_at = $4::timestamptz)`;
+const HOLDS = `t.board = $1 AND (t.hash = $2 OR t.key = $2) AND ${MINE('t')}
+  AND (t.hash = $2 OR NOT EXISTS (SELECT 1 FROM mdclaim.task o WHERE o.board = t.board AND o.key = $2 AND ${MINE('o')} AND o.text <> t.text))`;
 
 function statement(verb: HolderVerb): string {
   return `WITH target AS MATERIALIZED (
@@ -66,19 +71,17 @@ export async function holderWrite(c: Conn, verb: HolderVerb, a: HolderArgs): Pro
   throw await whyNot(c, a);
 }
 
-/** Zero rows changed: NOT_FOUND, or CONFLICT naming whoever holds the task now. */
+/** Zero rows changed: NOT_FOUND, a key that names several of the caller's tasks, or CONFLICT naming whoever holds the task now. */
 async function whyNot(c: Conn, a: HolderArgs): Promise<MdclaimError> {
   const rows = await c.query<TaskRow & { mine: boolean }>(
-    `SELECT ${taskColumns('v')}, (v.status = 'claimed' AND v.by = $3) AS mine
+    `SELECT ${taskColumns('v')}, (${MINE('v')}) AS mine
      FROM mdclaim.task_view v WHERE v.board = $1 AND (v.hash = $2 OR v.key = $2)
      ORDER BY (v.status = 'claimed' AND v.by = $3) DESC, (v.status = 'claimed') DESC, v.position`,
-    [a.board, a.id, a.by],
+    [a.board, a.id, a.by, a.claimedAt ?? null],
   );
   const first = rows[0];
   if (!first) return new MdclaimError('NOT_FOUND', `no task with id ${a.id}`);
-  const task = toTask(first);
-  if (first.mine && a.claimedAt !== undefined) {
-    return new MdclaimError('CONFLICT', `${task.id} is held by ${a.by} under another claim (since ${task.claimedAt ?? 'an unknown time'}), not the one from ${a.claimedAt}`, { holder: a.by });
-  }
-  return notHolder(task, a.by);
+  const mine = rows.filter((r) => r.mine);
+  if (mine.length > 1) return ambiguousKey(a.id, mine.map(toTask).sort((x, y) => x.line - y.line), `tasks claimed by ${a.by}`);
+  return notHolder(toTask(first), { by: a.by, ...(a.claimedAt === undefined ? {} : { claimedAt: a.claimedAt }) });
 }

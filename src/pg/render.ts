@@ -1,6 +1,5 @@
 import { bytes } from '../format/bytes.js';
 import { renderMarker, type Status } from '../format/marker.js';
-import { formatLease } from './rows.js';
 
 /** What a row needs to be written out: its bytes and, once changed, its status fields. */
 export interface DocRow {
@@ -16,24 +15,23 @@ export interface DocRow {
   commit: string | null;
 }
 
-export const DEFAULT_LEASE_MS = 30 * 60_000;
+export { DEFAULT_LEASE_MS } from '../format/duration.js';
 
 /** The selected columns DocRow is read from (claimed_at already as the file writes it). */
 export const DOC_COLUMNS = `t.uid, t.position, t.lead, t.marker, t.body, t.status, t.by,
   to_char(t.claimed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS claimed_at, t.lease_ms, t.commit`;
 
-/** The marker as the file holds it: as imported until the first write, then rendered, its lease written only when not the default. */
+/** The marker as the file holds it: as imported until the first write, then rendered as the file board renders it. */
 export function markerBytes(r: DocRow): Buffer {
   if (r.marker !== null) return r.marker;
   const m = renderMarker({
     status: r.status,
     ...(r.by === null ? {} : { by: r.by }),
     ...(r.claimed_at === null ? {} : { claimedAt: r.claimed_at }),
+    ...(r.lease_ms === null ? {} : { leaseMs: Number(r.lease_ms) }),
     ...(r.commit === null ? {} : { commit: r.commit }),
   });
-  const lease = r.lease_ms === null ? DEFAULT_LEASE_MS : Number(r.lease_ms);
-  const withLease = r.status === 'claimed' && r.by !== null && r.claimed_at !== null && lease !== DEFAULT_LEASE_MS ? `${m.slice(0, -1)}, ${formatLease(lease)}]` : m;
-  return Buffer.from(bytes(withLease), 'latin1');
+  return Buffer.from(bytes(m), 'latin1');
 }
 
 /** The whole document: every row's lead, marker and body in order, then the tail. */

@@ -1,5 +1,5 @@
 import { parseMarker, type Status } from '../format/marker.js';
-import type { Task } from '../format/task.js';
+import { claimTimes, type Task } from '../format/task.js';
 
 /** A task row as every statement returns it (see TASK_COLUMNS). */
 export interface TaskRow {
@@ -42,24 +42,13 @@ export function toTask(r: TaskRow): Task {
   // A marker still as imported keeps its fields as written (an ADW claim's odd spacing, a +02:00 time).
   const asWritten = r.marker === null ? null : parseMarker(r.marker.toString('latin1'), 0);
   if (r.by !== null) task.by = r.by;
-  if (r.claimed_at !== null) task.claimedAt = asWritten?.claimedAt ?? r.claimed_at;
-  if (r.lease_ms !== null) task.lease = formatLease(Number(r.lease_ms));
-  if (r.expires_at !== null) task.expiresAt = r.expires_at;
+  // claimedAt, lease and expiresAt exactly as the file board derives them from the line.
+  if (asWritten?.claimedAt !== undefined) Object.assign(task, claimTimes(asWritten));
+  else if (r.claimed_at !== null) Object.assign(task, claimTimes({ claimedAt: r.claimed_at, leaseMs: Number(r.lease_ms) }));
   if (r.commit !== null) task.commit = r.commit;
   if (r.reason !== null) task.reason = r.reason;
   if (r.section !== null) task.section = r.section;
   return task;
 }
 
-const UNITS: [string, number][] = [
-  ['d', 86_400_000],
-  ['h', 3_600_000],
-  ['m', 60_000],
-  ['s', 1000],
-];
-
-/** A lease in the largest unit that states it exactly: `30m`, `2h`, `90s`, `1500ms`. */
-export function formatLease(ms: number): string {
-  for (const [unit, size] of UNITS) if (ms > 0 && ms % size === 0) return `${ms / size}${unit}`;
-  return `${ms}ms`;
-}
+export { formatDuration as formatLease } from '../format/duration.js';

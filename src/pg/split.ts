@@ -1,9 +1,10 @@
 import { worktreeOf } from '../board/claim.js';
 import type { ByteString } from '../format/bytes.js';
 import { textHash, trackerKey } from '../format/id.js';
-import { scanTasks } from '../format/scan.js';
-import { textRange, toTask } from '../format/task.js';
+import { toTask } from '../format/task.js';
+import { walk } from '../board/walk.js';
 import type { Status } from '../format/marker.js';
+import { DEFAULT_LEASE_MS } from '../format/duration.js';
 
 /**
  * A document cut into task rows, so that joining the rows in order (lead,
@@ -30,6 +31,8 @@ export interface Row {
   by: string | null;
   /** RFC 3339 as written in the marker. */
   claimedAt: string | null;
+  /** A timed claim's own lease (30m when the line names none). */
+  leaseMs: number | null;
   commit: string | null;
   reason: string | null;
   /** Line breaks in lead and in body: what line numbers are summed from. */
@@ -45,8 +48,10 @@ export interface Split {
 export function splitDocument(src: ByteString): Split {
   const rows: Row[] = [];
   let from = 0;
-  for (const t of scanTasks(src)) {
-    const [ts, te] = textRange(src, t);
+  // The board's own walk, so what counts as a task (a marker with no text does not) is decided in one place.
+  walk(src, (seen) => {
+    const t = seen.t;
+    const [ts, te] = seen.text;
     const lineEnd = afterLineEnding(src, t.end);
     const task = toTask(src, t, '');
     const lead = src.slice(from, t.markerStart);
@@ -65,13 +70,14 @@ export function splitDocument(src: ByteString): Split {
       status: task.status,
       by: task.by ?? null,
       claimedAt: task.claimedAt ?? null,
+      leaseMs: task.claimedAt === undefined ? null : (t.marker.leaseMs ?? DEFAULT_LEASE_MS),
       commit: task.commit ?? null,
       reason: task.reason ?? null,
       leadBreaks: breaks(lead),
       bodyBreaks: breaks(body),
     });
     from = lineEnd;
-  }
+  });
   return { rows, tail: Buffer.from(src.slice(from), 'latin1') };
 }
 

@@ -2,7 +2,7 @@ import { MdclaimError } from '../errors.js';
 import type { Conn } from './db.js';
 import { createBoard, lockStructure } from './boards.js';
 import { logged } from './history-sql.js';
-import { DEFAULT_LEASE_MS, DOC_COLUMNS, renderDocument, type DocRow } from './render.js';
+import { DOC_COLUMNS, renderDocument, type DocRow } from './render.js';
 import { splitDocument, type Row } from './split.js';
 
 /** Positions leave room for this many inserts at one place before rows must move. */
@@ -11,7 +11,10 @@ export const GAP = 1n << 20n;
 /** The rows of a split document as one JSON parameter (bytea as hex): one INSERT for the whole board. */
 export function rowsJson(rows: readonly Row[], positions: readonly bigint[]): string {
   return JSON.stringify(
-    rows.map((r, i) => ({
+    rows.map((r, i) => {
+      // A claim time that does not read as an instant never lapses, as on the file board.
+      const at = r.claimedAt !== null && !Number.isNaN(Date.parse(r.claimedAt)) ? r.claimedAt : null;
+      return {
       position: positions[i]!.toString(),
       lead: r.lead.toString('hex'),
       marker: r.marker.toString('hex'),
@@ -27,11 +30,12 @@ export function rowsJson(rows: readonly Row[], positions: readonly bigint[]): st
       worktree: r.worktree,
       status: r.status,
       by: r.by,
-      // A claim time that does not read as an instant never lapses, as on the file board.
-      claimed_at: r.claimedAt !== null && !Number.isNaN(Date.parse(r.claimedAt)) ? r.claimedAt : null,
+      claimed_at: at,
+      lease_ms: at === null ? null : r.leaseMs,
       commit: r.commit,
       reason: r.reason,
-    })),
+      };
+    }),
   );
 }
 
@@ -40,10 +44,10 @@ export const INSERT_ROWS = `INSERT INTO mdclaim.task (board, position, lead, mar
     text, key, hash, tags, section, worktree, status, by, claimed_at, lease_ms, expires_at, commit, reason)
   SELECT $1, r.position, decode(r.lead, 'hex'), decode(r.marker, 'hex'), decode(r.body, 'hex'), r.text_end, r.lead_breaks, r.body_breaks,
     r.text, r.key, r.hash, ARRAY(SELECT jsonb_array_elements_text(r.tags)), r.section, r.worktree, r.status, r.by,
-    r.claimed_at::timestamptz, CASE WHEN r.claimed_at IS NOT NULL THEN ${DEFAULT_LEASE_MS} END,
-    r.claimed_at::timestamptz + ${DEFAULT_LEASE_MS} * interval '1 millisecond', r.commit, r.reason
+    r.claimed_at::timestamptz, CASE WHEN r.claimed_at IS NOT NULL THEN r.lease_ms END,
+    r.claimed_at::timestamptz + r.lease_ms * interval '1 millisecond', r.commit, r.reason
   FROM jsonb_to_recordset($2::jsonb) AS r(position bigint, lead text, marker text, body text, text_end int, lead_breaks int, body_breaks int,
-    text text, key text, hash text, tags jsonb, section text, worktree text, status text, by text, claimed_at text, commit text, reason text)
+    text text, key text, hash text, tags jsonb, section text, worktree text, status text, by text, claimed_at text, lease_ms bigint, commit text, reason text)
   RETURNING *`;
 
 /**

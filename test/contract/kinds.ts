@@ -55,7 +55,7 @@ export const kinds: Kind[] = pgReachable ? [fileKind, pgKind] : [fileKind];
  * without ordinals). They run on the PostgreSQL board now; flip this once
  * the file board has them.
  */
-export const FILE_HAS_CLAIM_SEMANTICS = false;
+export const FILE_HAS_CLAIM_SEMANTICS = true;
 
 export function pendingOnFile(kind: Kind): boolean {
   return kind.name === 'file' && !FILE_HAS_CLAIM_SEMANTICS;

@@ -1,6 +1,6 @@
 import { MdclaimError } from '../../errors.js';
 import { EXIT } from '../exit.js';
-import { pgBoard } from './pg.js';
+import { pgBoard } from './kind.js';
 import type { Command } from './types.js';
 
 /** The board as its tasks.md, byte for byte, on stdout (--json does not apply: the document is the output). */

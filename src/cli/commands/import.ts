@@ -3,7 +3,7 @@ import { MdclaimError } from '../../errors.js';
 import { has } from '../args.js';
 import { EXIT } from '../exit.js';
 import { printJson } from '../output.js';
-import { pgBoard } from './pg.js';
+import { pgBoard } from './kind.js';
 import type { Command } from './types.js';
 
 export const importBoard: Command = async (board, p, io) => {

@@ -1,7 +1,7 @@
 import { has } from '../args.js';
 import { EXIT } from '../exit.js';
 import { printJson } from '../output.js';
-import { pgBoard } from './pg.js';
+import { pgBoard } from './kind.js';
 import type { Command } from './types.js';
 
 export const migrate: Command = async (board, p, io) => {

@@ -1,3 +1,4 @@
+import { Board } from '../../board/board.js';
 import type { TaskBoard } from '../../board/types.js';
 import { usage } from '../../errors.js';
 import type { PgBoard } from '../../pg/board.js';
@@ -6,4 +7,12 @@ import type { PgBoard } from '../../pg/board.js';
 export function pgBoard(board: TaskBoard, command: string, flag: string): PgBoard {
   if (!('exportDocument' in board)) throw usage(`${command} needs a PostgreSQL board: ${flag} postgres://user@host:port/db?board=NAME`);
   return board as PgBoard;
+}
+
+/** The commands that work on the file itself (edit) refuse a PostgreSQL board, saying what to do instead. */
+export function fileBoard(board: TaskBoard, command: string): Board {
+  if (!(board instanceof Board)) {
+    throw usage(`${command} works on a file board; for a PostgreSQL board: mdclaim export --from URL > tasks.md, edit it, mdclaim import tasks.md --to URL --replace`);
+  }
+  return board;
 }
