@@ -67,7 +67,7 @@ export function parseArgs(argv: readonly string[]): Parsed {
     let value = 'true';
     if (spec.value) {
       if (inline !== undefined) value = inline;
-      else if (i + 1 < argv.length && !FLAGS[argv[i + 1]!.replace(/^--([^=]*).*$/, '$1')]) value = argv[++i]!;
+      else if (i + 1 < argv.length && !isFlag(argv[i + 1]!)) value = argv[++i]!;
       else throw usage(`--${name} needs a value`);
     } else if (inline !== undefined) {
       throw usage(`--${name} takes no value`);
@@ -75,6 +75,12 @@ export function parseArgs(argv: readonly string[]): Parsed {
     flags.set(name, [...(flags.get(name) ?? []), value]);
   }
   return { command: positionals.shift(), positionals, flags };
+}
+
+/** Is this argument a flag rather than a value? Only with its dashes: `--write replace` and `--tag json` take the word as a value. */
+function isFlag(arg: string): boolean {
+  if (arg.startsWith('--')) return FLAGS[arg.slice(2).replace(/=.*$/, '')] !== undefined;
+  return /^-[A-Za-z]$/.test(arg) && SHORT.has(arg.slice(1));
 }
 
 /** The single value of a flag; giving it twice is a usage error (only --tag repeats). */

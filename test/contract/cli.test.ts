@@ -92,3 +92,10 @@ describe('the file board', () => {
     expect(traced(['list', '--file', 'postgres://nobody@127.0.0.1:1/none']).stderr).toMatch(/^loaded .*\/node_modules\/pg\//m);
   });
 });
+
+describe('option values', () => {
+  it('takes a word that is also a flag name as a value: --write replace, --tag json', () => {
+    const file = boardFile('- [ ] one {json}\n');
+    expect(mdclaim(['next', '--file', file, '--by', 'a', '--write', 'replace', '--tag', 'json', '-q'])).toMatchObject({ status: 0, stderr: '' });
+  });
+});
