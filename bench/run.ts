@@ -52,7 +52,7 @@ function config(quick: boolean) {
     ? {
         uncontended: { tasks: 50, rounds: 3, warmup: 1 },
         contended: { tasks: 200, workers: 8, rounds: 1 },
-        contended32: { tasks: 200, workers: 32, rounds: 1 },
+        contendedMany: { tasks: 100, workers: 4, rounds: 1 },
         scaling: { sizes: [100, 1_000, 10_000], rounds: 2, claims: [5, 5, 5], reaps: [2, 2, 2] },
         cli: { pairs: 4, rssTasks: 10_000, rssRuns: 1 },
         write: { tasks: 50, rounds: 3, warmup: 1 },
@@ -60,7 +60,7 @@ function config(quick: boolean) {
     : {
         uncontended: { tasks: 50, rounds: 40, warmup: 3 },
         contended: { tasks: 1_000, workers: 8, rounds: 5 },
-        contended32: { tasks: 1_000, workers: 32, rounds: 3 },
+        contendedMany: { tasks: 1_000, workers: 32, rounds: 3 },
         scaling: { sizes: [100, 1_000, 10_000, 100_000], rounds: 7, claims: [50, 50, 50, 15], reaps: [10, 10, 5, 2] },
         cli: { pairs: 40, rssTasks: 100_000, rssRuns: 3 },
         write: { tasks: 50, rounds: 40, warmup: 3 },
@@ -129,7 +129,7 @@ async function main(): Promise<number> {
         break;
       case 'contended':
         results.contended = await contended({ ...cfg.contended, pg });
-        results.contended32 = await contended({ ...cfg.contended32, pg });
+        results.contendedMany = await contended({ ...cfg.contendedMany, pg });
         break;
       case 'scaling':
         results.scaling = await scaling(cfg.scaling);
@@ -146,7 +146,7 @@ async function main(): Promise<number> {
   await dropPgBoards();
   progress(`done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   const failures: string[] = [];
-  for (const run of [results.contended, results.contended32]) {
+  for (const run of [results.contended, results.contendedMany]) {
     if (!run || run.allChecksPassed) continue;
     for (const [k, f] of Object.entries(run.claimers)) {
       for (const c of f!.checks) if (!c.ok) failures.push(`contended (${run.workers}) ${k}: ${c.problems.join('; ')}`);

@@ -38,7 +38,7 @@ describe('bench --quick --json', () => {
 
   it('has every case, every figure a finite number', () => {
     const r = doc.results;
-    expect(Object.keys(r).sort()).toEqual(['cli', 'contended', 'contended32', 'scaling', 'uncontended', 'write']);
+    expect(Object.keys(r).sort()).toEqual(['cli', 'contended', 'contendedMany', 'scaling', 'uncontended', 'write']);
     for (const [path, v] of leaves(r)) {
       if (typeof v === 'string' || typeof v === 'boolean') continue;
       expect(typeof v === 'number' && Number.isFinite(v), `results${path} = ${String(v)}`).toBe(true);
