@@ -36,8 +36,11 @@ Options:
   -f, --file PATH       the board (default ./tasks.md, or MDCLAIM_FILE)
       --by ID           who claims: 1-64 of [A-Za-z0-9._:@-] (or MDCLAIM_BY;
                         next/claim make up an 8-hex id when none is given)
-      --json            print exactly one JSON document on stdout
-  -q, --quiet           next/claim/add: print only the task id
+      --json            print exactly one JSON document on stdout (also for
+                        --help and --version: {"help": …}, {"version": …})
+  -q, --quiet           next/claim/add: print only the task id; next and claim
+                        then need --by or MDCLAIM_BY (a made-up claimant would
+                        never be shown, and nobody could finish the task)
       --lease D         claims older than D may be taken over (default 30m)
       --tag T           next/list: only tasks with tag T (repeat: all of them)
       --section S       next/list: only tasks under heading S or worktree S;
@@ -46,7 +49,8 @@ Options:
       --commit C        done: the commit that did it
       --reason R        fail: why (kept on the task's line)
       --ttl D           reap: claims older than D are reopened (default 30m)
-      --dry-run         reap: say what would be reopened, change nothing
+      --dry-run         reap: say what would be reopened, change nothing (needs
+                        only read permission)
       --include-untimed reap: also reopen claims with no timestamp
       --write MODE      auto (default) or replace: always write a new file and
                         rename it over (or MDCLAIM_WRITE)
@@ -55,14 +59,20 @@ Options:
   -h, --help            show this help (mdclaim <command> --help for one)
   -V, --version         print the version
 
+An option's value is the next word, whatever it says (--tag json, --by file),
+unless that word is itself one of these options (--by --json lacks a value);
+--name=value always works.
+
 Durations: 1500ms, 90s, 30m, 2h, 1d.
 
 Exit status:
-  0  ok
-  1  runtime failure (missing file, I/O, lock timeout)
-  2  usage error (unknown command or option, bad --by, bad duration)
-  3  nothing to do: no task matches, or nothing claimable
-  4  conflict: held by another, not the holder, already done or failed, blocked
+    0  ok (list with no match too: no output, or {"tasks": []})
+    1  runtime failure (missing or not a regular file, I/O, lock timeout)
+    2  usage error (unknown command or option, bad --by, bad duration)
+    3  nothing to do: no task with that id (NOT_FOUND), or nothing claimable
+    4  conflict: held by another, not the holder, already done or failed, blocked
+  141  stdout closed before everything was written (mdclaim list | head -1),
+       as for a process that SIGPIPE killed
 
 Example:
   id=$(mdclaim next --by "$AGENT" -q) && work "$id" && mdclaim done "$id" --by "$AGENT"
