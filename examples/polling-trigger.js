@@ -26,6 +26,11 @@ async function work(task) {
 
 async function runOne(task) {
   console.log(`${by}: working on ${task.id} "${task.text}"`);
+  // CONFLICT means the lease lapsed and someone else took the task over: it is theirs now.
+  const lost = (err) => {
+    if (err.code !== 'CONFLICT') throw err;
+    console.error(`${by}: lost ${task.id}: ${err.message}`);
+  };
   const beat = setInterval(() => {
     board.heartbeat(task.id, { by }).catch((err) => console.error(`${by}: heartbeat failed: ${err.message}`));
   }, heartbeatMs);
@@ -34,9 +39,9 @@ async function runOne(task) {
     await board.done(task.id, { by, commit });
     console.log(`${by}: done ${task.id} at ${commit}`);
   } catch (err) {
-    // CONFLICT here means the lease lapsed and someone else took the task over.
-    if (err.code === 'CONFLICT') console.error(`${by}: lost ${task.id}: ${err.message}`);
-    else await board.fail(task.id, { by, reason: err.message });
+    // A refused done is a lost task; a failed work is reported, unless the task was lost meanwhile.
+    if (err.code === 'CONFLICT') lost(err);
+    else await board.fail(task.id, { by, reason: err.message }).catch(lost);
   } finally {
     clearInterval(beat);
   }
