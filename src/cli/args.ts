@@ -62,7 +62,8 @@ export function parseArgs(argv: readonly string[]): Parsed {
       positionals.push(arg);
       continue;
     }
-    const spec = FLAGS[name];
+    // Own keys only: `--constructor` is no flag of ours.
+    const spec = Object.hasOwn(FLAGS, name) ? FLAGS[name] : undefined;
     if (!spec) throw usage(`unknown option --${name} (see mdclaim --help)`);
     let value = 'true';
     if (spec.value) {
@@ -77,9 +78,18 @@ export function parseArgs(argv: readonly string[]): Parsed {
   return { command: positionals.shift(), positionals, flags };
 }
 
-/** Is this argument a flag rather than a value? Only with its dashes: `--write replace` and `--tag json` take the word as a value. */
+/**
+ * Is this argv element one of mdclaim's flags, spelled as a flag (`--json`,
+ * `--by=x`, `-q`), or the `--` that ends them? A value flag takes the next
+ * element as its value unless it is: `--tag json` tags "json", `--reason -x`
+ * is the reason "-x", and `--by --json` lacks a value.
+ */
 function isFlag(arg: string): boolean {
-  if (arg.startsWith('--')) return FLAGS[arg.slice(2).replace(/=.*$/, '')] !== undefined;
+  if (arg === '--') return true;
+  if (arg.startsWith('--')) {
+    const eq = arg.indexOf('=');
+    return Object.hasOwn(FLAGS, eq < 0 ? arg.slice(2) : arg.slice(2, eq));
+  }
   return /^-[A-Za-z]$/.test(arg) && SHORT.has(arg.slice(1));
 }
 
