@@ -18,7 +18,8 @@ function packagesLoadedFrom(entry: string, seen = new Set<string>(), found = new
   if (seen.has(entry)) return found;
   seen.add(entry);
   const src = readFileSync(entry, 'utf8');
-  for (const m of src.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)(['"])([^'"]+)\1/gm)) {
+  // A specifier is a module name or path: no spaces or punctuation, so code such as `one(p, "from")` never reads as an import.
+  for (const m of src.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)(['"])([.@\w][\w@./:-]*)\1/gm)) {
     const spec = m[2]!;
     if (spec.startsWith('node:')) continue;
     if (spec.startsWith('.')) packagesLoadedFrom(resolve(dirname(entry), spec), seen, found);

@@ -19,6 +19,8 @@ export class WorkListener {
   async wait(signal: AbortSignal | undefined, timeoutMs: number): Promise<void> {
     if (signal?.aborted) return;
     await this.listen();
+    // The signal may have aborted while LISTEN was being set up: an abort event already fired is never fired again.
+    if (signal?.aborted) return;
     if (this.pending) {
       this.pending = false;
       return;
