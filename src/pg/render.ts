@@ -15,8 +15,6 @@ export interface DocRow {
   commit: string | null;
 }
 
-export { DEFAULT_LEASE_MS } from '../format/duration.js';
-
 /** The selected columns DocRow is read from (claimed_at already as the file writes it). */
 export const DOC_COLUMNS = `t.uid, t.position, t.lead, t.marker, t.body, t.status, t.by,
   to_char(t.claimed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS claimed_at, t.lease_ms, t.commit`;
