@@ -61,12 +61,13 @@ function once<T>(child: ChildProcess, pred: (m: unknown) => boolean): Promise<T>
     const onMsg = (m: unknown) => {
       if (!pred(m)) return;
       child.off('message', onMsg);
-      child.off('exit', onExit);
+      child.off('close', onExit);
       resolve(m as T);
     };
     const onExit = (code: number | null) => reject(new Error(`bench worker exited with ${code} before reporting`));
     child.on('message', onMsg);
-    child.once('exit', onExit);
+    // 'close', not 'exit': a worker's last message can be delivered after its 'exit' event on a loaded machine.
+    child.once('close', onExit);
   });
 }
 
