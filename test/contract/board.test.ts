@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MdclaimError, parseTasks, type Task } from '../../src/index.js';
-import { kinds, pendingOnFile } from './kinds.js';
+import { kinds } from './kinds.js';
 
 // The board contract, written once: every kind of board gives the same
 // tasks, the same transitions, the same errors and the same bytes.
@@ -230,7 +230,7 @@ describe.each(kinds)('the $name board', (kind) => {
 });
 
 describe.each(kinds)('the $name board, per-claim leases and fenced writes', (kind) => {
-  it.skipIf(pendingOnFile(kind))('lapses a claim by its own lease, whoever looks', async () => {
+  it('lapses a claim by its own lease, whoever looks', async () => {
     const b = await kind.make('- [ ] short\n- [ ] long\n');
     const short = (await b.board.next({ by: 'a', lease: '1s' }))!;
     const long = (await b.board.next({ by: 'a', lease: '1h' }))!;
@@ -245,7 +245,7 @@ describe.each(kinds)('the $name board, per-claim leases and fenced writes', (kin
     expect((await b.bytes()).toString()).toMatch(/^- \[🟡, b, [^,\]]+\] short\n- \[🟡, a, [^,\]]+, 1h\] long\n$/);
   });
 
-  it.skipIf(pendingOnFile(kind))('applies a fenced write only to the claim it names, even for the same by', async () => {
+  it('applies a fenced write only to the claim it names, even for the same by', async () => {
     const b = await kind.make('- [ ] job\n');
     const first = (await b.board.next({ by: 'host', lease: '1s' }))!;
     let second: Task | null = null;
@@ -262,7 +262,7 @@ describe.each(kinds)('the $name board, per-claim leases and fenced writes', (kin
     expect(await b.board.done(second.id, { by: 'host', claimedAt: beat.claimedAt! })).toMatchObject({ status: 'done' });
   });
 
-  it.skipIf(pendingOnFile(kind))('gives duplicate texts one id: claim takes the first claimable, holder writes reach the caller', async () => {
+  it('gives duplicate texts one id: claim takes the first claimable, holder writes reach the caller', async () => {
     const b = await kind.make('- [ ] same\n- [ ] same\n- [ ] PLAT-1 a\n- [ ] PLAT-1 b\n');
     const ids = (await b.board.list()).map((t) => t.id);
     expect(ids[0]).toBe(ids[1]);

@@ -48,15 +48,3 @@ export const pgKind: Kind = {
 
 /** Every kind the contract runs on here: the PostgreSQL board only when its server is reachable (see helpers/pg.ts). */
 export const kinds: Kind[] = pgReachable ? [fileKind, pgKind] : [fileKind];
-
-/**
- * Behaviours decided for every board whose file-board side is still being
- * built elsewhere (per-claim leases on the line, fenced holder writes, ids
- * without ordinals). They run on the PostgreSQL board now; flip this once
- * the file board has them.
- */
-export const FILE_HAS_CLAIM_SEMANTICS = true;
-
-export function pendingOnFile(kind: Kind): boolean {
-  return kind.name === 'file' && !FILE_HAS_CLAIM_SEMANTICS;
-}

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseTasks } from '../../src/index.js';
 import { sql } from '../helpers/pg.js';
 import { fixture, lines, start, startTogether, type Exit } from '../helpers/procs.js';
-import { kinds, pendingOnFile, pgKind } from './kinds.js';
+import { kinds, pgKind } from './kinds.js';
 
 // Races with real processes, written once for every board.
 
@@ -112,7 +112,7 @@ describe.each(kinds)('the $name board under racing processes', (kind) => {
     if (kind.name === 'pg') await expectHistoryOrder(b.location);
   });
 
-  it.skipIf(pendingOnFile(kind))("takes over a frozen holder's claim by that claim's own lease, and refuses the holder's late write", async () => {
+  it("takes over a frozen holder's claim by that claim's own lease, and refuses the holder's late write", async () => {
     const b = await kind.make('- [ ] short\n- [ ] long\n- [ ] other\n');
     const [short, long] = await b.board.list();
     const holder = spawn(process.execPath, [fixture('lease-holder.mjs'), b.location, 'h', short!.id, long!.id], { stdio: ['pipe', 'pipe', 'pipe'] });
