@@ -4,5 +4,8 @@ export { MdclaimError } from './errors.js';
 export type { ErrorCode } from './errors.js';
 export { parseTasks } from './parse.js';
 export type { Task } from './format/task.js';
+export type { PathLock } from './format/locks.js';
+export type { PathMode } from './format/paths.js';
+export type { CheckPathsOptions, HeldPath, LockPathsOptions, PathLocking, PathRequest, UnlockPathsOptions } from './board/path-types.js';
 export type { Status } from './format/marker.js';
 export { parseDuration } from './board/duration.js';

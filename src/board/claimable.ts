@@ -1,6 +1,7 @@
 import { DEFAULT_LEASE_MS } from '../format/duration.js';
 import type { Marker } from '../format/marker.js';
 import { formatClaimedAt } from '../format/marker.js';
+import { overlaps, type PathMode } from '../format/paths.js';
 
 /** An instant and the claim time that is that old: `now - age`, computed once per operation. */
 export interface Cutoff {
@@ -39,8 +40,10 @@ export function isLapsed(m: Marker, now: Cutoff): boolean {
 }
 
 /**
- * The one claimable predicate: open; or blocked (`[⏰]`) with every task above
- * it in its section done; or claimed with a lapsed lease (takeover).
+ * The one claimable predicate, by its marker: open; or blocked (`[⏰]`) with
+ * every task above it in its section done; or claimed with a lapsed lease
+ * (takeover). A task that declares paths must also pass blockingHold below:
+ * claimable means both.
  */
 export function isClaimable(m: Marker, aboveAllDone: boolean, now: Cutoff): boolean {
   switch (m.status) {
@@ -53,4 +56,33 @@ export function isClaimable(m: Marker, aboveAllDone: boolean, now: Cutoff): bool
     default:
       return false;
   }
+}
+
+/** A path as the predicate sees it: normalised, and whether it is written or only read. */
+export interface ModedPath {
+  path: string;
+  mode: PathMode;
+}
+
+/** Does a claim hold its paths (declared on its line, locked under it)? While it is live: a lapsed claim holds nothing. */
+export function holdsPaths(m: Marker, now: Cutoff): boolean {
+  return m.status === 'claimed' && !isLapsed(m, now);
+}
+
+/**
+ * The path part of the claimable predicate: a task that writes `writes` and
+ * reads `reads` is not claimable while a live claim on another task holds a
+ * path overlapping one of its writes (to read or to write), or writes a path
+ * overlapping one of its reads. Readers share a path; who holds the claim
+ * does not matter, the same claimant included (two tasks in flight must not
+ * edit one file). `held` is what the live claims on the other tasks hold
+ * (see holdsPaths); returns the first hold in the way, or null.
+ */
+export function blockingHold<H extends ModedPath>(want: { writes: readonly string[]; reads: readonly string[] }, held: readonly H[]): H | null {
+  if (held.length === 0 || (want.writes.length === 0 && want.reads.length === 0)) return null;
+  for (const h of held) {
+    for (const w of want.writes) if (overlaps(w, h.path)) return h;
+    if (h.mode === 'write') for (const r of want.reads) if (overlaps(r, h.path)) return h;
+  }
+  return null;
 }

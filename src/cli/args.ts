@@ -32,6 +32,8 @@ export const FLAGS: Record<string, FlagSpec> = {
   write: { value: true },
   durable: { value: false },
   'lock-timeout': { value: true },
+  writes: { value: true },
+  reads: { value: true },
 };
 
 const SHORT = new Map(Object.entries(FLAGS).flatMap(([name, spec]) => (spec.short ? [[spec.short, name] as const] : [])));
@@ -74,7 +76,7 @@ export function parseArgs(argv: readonly string[]): Parsed {
   return { command: positionals.shift(), positionals, flags };
 }
 
-/** The single value of a flag; giving it twice is a usage error (only --tag repeats). */
+/** The single value of a flag; giving it twice is a usage error (only --tag, --writes and --reads repeat). */
 export function one(p: Parsed, name: string): string | undefined {
   const values = p.flags.get(name);
   if (!values) return undefined;

@@ -1,6 +1,7 @@
 /** What each command takes, for --help and for rejecting flags that do not apply. */
 export interface CommandSpec {
-  args: 'none' | 'task' | 'text';
+  /** `paths`: the task, then any number of paths. */
+  args: 'none' | 'task' | 'text' | 'paths';
   flags: string[];
   summary: string;
 }
@@ -17,7 +18,14 @@ export const COMMANDS: Record<string, CommandSpec> = {
   release: { args: 'task', flags: ['by'], summary: 'give your task back, open' },
   reap: { args: 'none', flags: ['ttl', 'dry-run', 'include-untimed'], summary: 'reopen claims past their own lease, or older than --ttl (run it from cron)' },
   add: { args: 'text', flags: ['section', 'quiet'], summary: 'append an open task' },
+  paths: { args: 'none', flags: [], summary: 'list the paths live claims hold: declared on their line or locked' },
+  'paths lock': { args: 'task', flags: ['by', 'writes', 'reads'], summary: 'lock paths for your task while you work (exit 4 when one is held)' },
+  'paths unlock': { args: 'paths', flags: ['by'], summary: "let go of your task's locks on these paths (all without any)" },
+  'paths check': { args: 'none', flags: ['by', 'writes', 'reads'], summary: 'exit 0 when no one else holds these paths, 4 naming who does' },
 };
+
+const ARG = { none: '', task: ' <task>', text: ' <text>', paths: ' <task> [P…]' } as const;
+const WIDTH = 2 + Math.max(...Object.entries(COMMANDS).map(([name, c]) => name.length + ARG[c.args].length));
 
 export function allowedFlags(command: string): Set<string> {
   return new Set([...COMMON, ...(COMMANDS[command]?.flags ?? [])]);
@@ -29,7 +37,7 @@ Usage: mdclaim <command> [task] [options]
 
 Commands:
 ${Object.entries(COMMANDS)
-  .map(([name, c]) => `  ${(name + (c.args === 'task' ? ' <task>' : c.args === 'text' ? ' <text>' : '')).padEnd(18)}${c.summary}`)
+  .map(([name, c]) => `  ${(name + ARG[c.args]).padEnd(WIDTH)}${c.summary}`)
   .join('\n')}
 
 Options:
@@ -45,6 +53,9 @@ Options:
       --section S       next/list: only tasks under heading S or worktree S;
                         add: append to section S (created if missing)
       --status S        list: only tasks in status S
+      --writes P        paths lock/check: a path you write (repeat for more);
+                        a directory ends in /, relative to the board's directory
+      --reads P         paths lock/check: a path you only read (readers share)
       --commit C        done: the commit that did it
       --reason R        fail: why (kept on the task's line)
       --ttl D           reap: also reopen claims older than D, whatever their
@@ -67,7 +78,12 @@ Exit status:
      tracker key on several tasks given to claim; a change the board
      would not read as meant)
   3  nothing to do: no task matches, no task has that id, or nothing claimable
-  4  conflict: held by another, not the holder, already done or failed, blocked
+  4  conflict: held by another, not the holder, already done or failed,
+     blocked, or a path it declares (or you name) held by a live claim
+
+Paths: a task line may declare {writes: src/a.ts, src/lib/} and {reads: docs/};
+  it cannot be claimed while a live claim on another task holds a path in the
+  way (a write against anything, a read against a write). next skips it.
 
 Example:
   id=$(mdclaim next --by "$AGENT" -q) && work "$id" && mdclaim done "$id" --by "$AGENT"
@@ -75,7 +91,7 @@ Example:
 
 export function commandHelp(command: string): string {
   const c = COMMANDS[command]!;
-  const arg = c.args === 'task' ? ' <task>' : c.args === 'text' ? ' <text>' : '';
+  const arg = ARG[c.args];
   const flags = [...c.flags, 'file', 'json'].map((f) => `--${f}`).join(' ');
   return `mdclaim ${command}${arg} [options]\n\n${c.summary}.\n\nOptions: ${flags}\n(see mdclaim --help for what each means and for exit statuses)\n`;
 }

@@ -14,11 +14,18 @@ export async function run(argv: readonly string[], io: Output): Promise<number> 
     return EXIT.OK;
   }
   if (p.command === undefined || p.command === 'help') {
-    const topic = p.positionals[0];
+    const two = p.positionals.slice(0, 2).join(' ');
+    const topic = COMMANDS[two] ? two : p.positionals[0];
     if (topic !== undefined && COMMANDS[topic]) io.out(commandHelp(topic).trimEnd());
     else if (p.command === undefined && !has(p, 'help')) throw usage('no command given (see mdclaim --help)');
     else io.out(HELP.trimEnd());
     return EXIT.OK;
+  }
+  // A command with verbs (`paths lock`): the verb is the first positional.
+  const verb = p.positionals[0];
+  if (verb !== undefined && COMMANDS[`${p.command} ${verb}`]) {
+    p.command = `${p.command} ${verb}`;
+    p.positionals.shift();
   }
   const spec = COMMANDS[p.command];
   if (!spec) throw usage(`unknown command "${p.command}" (see mdclaim --help)`);
@@ -32,6 +39,7 @@ export async function run(argv: readonly string[], io: Output): Promise<number> 
   }
   if (spec.args === 'none' && p.positionals.length > 0) throw usage(`${p.command} takes no argument, got "${p.positionals[0]}"`);
   if (spec.args === 'task' && p.positionals.length !== 1) throw usage(`${p.command} needs exactly one task id`);
+  if (spec.args === 'paths' && p.positionals.length === 0) throw usage(`${p.command} needs the task id`);
   if (spec.args === 'text' && p.positionals.length === 0) throw usage(`${p.command} needs the task's text`);
 
   const write = one(p, 'write');
@@ -46,7 +54,8 @@ export async function run(argv: readonly string[], io: Output): Promise<number> 
     ...(lockTimeout === undefined ? {} : { lockTimeout }),
   });
   const commands: Record<string, Command> = await import('./commands/index.js');
-  return commands[p.command]!(board, p, io);
+  // `paths lock` runs the export `pathsLock`.
+  return commands[p.command.replace(/ (\w)/g, (_, c: string) => c.toUpperCase())]!(board, p, io);
 }
 
 async function version(): Promise<string> {
