@@ -18,6 +18,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   release: { args: 'task', flags: ['by'], summary: 'give your task back, open' },
   reap: { args: 'none', flags: ['ttl', 'dry-run', 'include-untimed'], summary: 'reopen claims past their own lease, or older than --ttl (run it from cron)' },
   add: { args: 'text', flags: ['section', 'quiet'], summary: 'append an open task' },
+  edit: { args: 'none', flags: [], summary: 'edit a copy in $VISUAL, $EDITOR or vi; merge it in on save' },
   paths: { args: 'none', flags: [], summary: 'list the paths live claims hold: declared on their line or locked' },
   'paths lock': { args: 'task', flags: ['by', 'writes', 'reads'], summary: 'lock paths for your task while you work (exit 4 when one is held)' },
   'paths unlock': { args: 'paths', flags: ['by'], summary: "let go of your task's locks on these paths (all without any)" },
@@ -73,13 +74,14 @@ Durations: 1500ms, 90s, 30m, 2h, 1d; at most 100 years.
 
 Exit status:
   0  ok
-  1  runtime failure (missing file, I/O, lock timeout)
+  1  runtime failure (missing file, I/O, lock timeout; edit: the editor failed)
   2  usage error (unknown command or option, bad --by, bad duration; a
      tracker key on several tasks given to claim; a change the board
      would not read as meant)
   3  nothing to do: no task matches, no task has that id, or nothing claimable
-  4  conflict: held by another, not the holder, already done or failed,
-     blocked, or a path it declares (or you name) held by a live claim
+  4  conflict: held by another, not the holder, already done or failed, blocked;
+     a path it declares (or you name) held by a live claim; edit: you and the
+     board changed one task (your copy is kept beside it)
 
 Paths: a task line may declare {writes: src/a.ts, src/lib/} and {reads: docs/};
   it cannot be claimed while a live claim on another task holds a path in the
