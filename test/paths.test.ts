@@ -119,6 +119,15 @@ describe('the claimable predicate with paths', () => {
     expect((await errorOf(openBoard(file).claim(idOf(file, 'A'), { by: 'x' }))).code).toBe('USAGE');
     expect(bytesOf(file).equals(before)).toBe(true);
   });
+
+  it('refuses to add a task declaring a path that leaves the tree, and adds one that declares good paths', async () => {
+    const file = boardFile(tasks('A'));
+    const b = openBoard(file);
+    const before = bytesOf(file);
+    expect((await errorOf(b.add('B {writes: src/../../x.ts}'))).message).toBe('the task declares path "src/../../x.ts" leaves the board\'s directory');
+    expect(bytesOf(file).equals(before)).toBe(true);
+    expect(await b.add('B {writes: ./src/x.ts} {be}')).toMatchObject({ writes: ['src/x.ts'], tags: ['be'] });
+  });
 });
 
 describe('path locks', () => {
