@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 
 export interface GroupExit {
@@ -44,9 +45,9 @@ export class ProcessGroup {
       child.on('exit', (code, signal) => {
         leader = { code, signal };
         // Nothing of a finished task keeps running: what it left behind in its group is stopped too.
-        if (!this.alive()) return;
+        if (!groupHasLiveMembers(this.pid)) return;
         this.stop('SIGTERM', opts.graceMs);
-        void this.untilEmpty().then(() => {
+        void this.untilEmpty(() => closed).then(() => {
           if (closed) return;
           // Someone outside the group still holds the pipes: stop reading them.
           setTimeout(() => {
@@ -106,17 +107,8 @@ export class ProcessGroup {
     return this.exited;
   }
 
-  private alive(): boolean {
-    try {
-      process.kill(-this.pid, 0);
-      return true;
-    } catch (err) {
-      return (err as NodeJS.ErrnoException).code === 'EPERM';
-    }
-  }
-
-  private async untilEmpty(): Promise<void> {
-    while (this.alive()) await new Promise((resolve) => setTimeout(resolve, 50));
+  private async untilEmpty(closed: () => boolean): Promise<void> {
+    while (!closed() && groupHasLiveMembers(this.pid)) await new Promise((resolve) => setTimeout(resolve, 50));
   }
 
   private passThrough(): void {
@@ -157,4 +149,42 @@ export function lastLine(tail: string): string {
   const lines = tail.split(/\r?\n|\r/).map((l) => l.trim()).filter((l) => l !== '');
   const last = lines.at(-1) ?? '';
   return last.length > 200 ? last.slice(0, 199) + '…' : last;
+}
+
+/**
+ * Is a process of the group still running? A zombie does not count: where no
+ * one reaps orphans (PID 1 in many containers), a dead member stays in its
+ * group as a zombie, and signalling the group would still succeed. Linux
+ * reads /proc; elsewhere `kill(-pgid, 0)` has to do.
+ */
+export function groupHasLiveMembers(pgid: number): boolean {
+  if (process.platform !== 'linux') return signalOk(pgid);
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc');
+  } catch {
+    return signalOk(pgid);
+  }
+  for (const pid of pids) {
+    if (pid.charCodeAt(0) > 0x39) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') return true;
+  }
+  return false;
+}
+
+function signalOk(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

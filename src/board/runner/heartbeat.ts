@@ -1,4 +1,5 @@
 import { usage } from '../../errors.js';
+import { DEFAULT_LEASE_MS } from '../../format/duration.js';
 import type { Task } from '../../format/task.js';
 import { parseDuration } from '../duration.js';
 import type { RunEventBody } from './events.js';
@@ -26,15 +27,14 @@ export function retryDelay(everyMs: number): number {
 
 /** When a claim lapses, in epoch ms: the board's `expiresAt`, else its claim time plus its lease. */
 export function expiresAtMs(task: Task, leaseMs: number): number {
-  const told = (task as { expiresAt?: string }).expiresAt;
-  if (told !== undefined) return Date.parse(told);
+  if (task.expiresAt !== undefined) return Date.parse(task.expiresAt);
   return Date.parse(task.claimedAt!) + leaseMs;
 }
 
-/** The claim's own lease: what the line says, else what the runner asked for. */
-export function leaseOf(task: Task, askedMs: number): number {
-  const own = (task as { lease?: string }).lease;
-  return own === undefined ? askedMs : parseDuration(own, 'lease');
+/** The claim's own lease: what the board says it is, else what the runner asked for, else the default. */
+export function leaseOf(task: Task, askedMs: number | undefined): number {
+  if (task.lease !== undefined) return parseDuration(task.lease, 'lease');
+  return askedMs ?? DEFAULT_LEASE_MS;
 }
 
 /** A refusal that means the claim is no longer ours: someone else's claim, a finished or reopened line, or no line at all. */
@@ -70,7 +70,7 @@ export class Heartbeat {
     private readonly board: RunnerBoard,
     claimed: Task,
     private readonly by: string,
-    askedLeaseMs: number,
+    askedLeaseMs: number | undefined,
     private readonly emit: (e: RunEventBody) => void,
   ) {
     this.task = claimed;

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import { usage } from '../../errors.js';
 import { isValidBy } from '../../format/marker.js';
-import { DEFAULT_LEASE } from '../board.js';
 import { parseDuration } from '../duration.js';
 import { heartbeatEvery } from './heartbeat.js';
 import type { RunnerBoard, RunOptions } from './types.js';
@@ -10,8 +9,9 @@ import type { RunnerBoard, RunOptions } from './types.js';
 export interface Settings {
   command: readonly string[];
   by: string | undefined;
-  lease: string | number;
-  leaseMs: number;
+  /** The lease to claim with; undefined leaves it to the board. */
+  lease: string | number | undefined;
+  leaseMs: number | undefined;
   tags: readonly string[] | undefined;
   section: string | undefined;
   loop: boolean;
@@ -36,9 +36,9 @@ export function settle(board: RunnerBoard, o: RunOptions): Settings {
     throw usage('run: command must be a non-empty array of strings (the program, then its arguments)');
   }
   if (o.by !== undefined && (typeof o.by !== 'string' || !isValidBy(o.by))) throw usage(`by must be 1–64 of [A-Za-z0-9._:@-], got "${String(o.by)}"`);
-  const lease = o.lease ?? DEFAULT_LEASE;
-  const leaseMs = parseDuration(lease, 'lease');
-  heartbeatEvery(leaseMs);
+  const lease = o.lease;
+  const leaseMs = lease === undefined ? undefined : parseDuration(lease, 'lease');
+  if (leaseMs !== undefined) heartbeatEvery(leaseMs);
   const concurrency = count(o.concurrency ?? 1, 'concurrency');
   const untilSettled = o.untilSettled ?? false;
   const loop = (o.loop ?? false) || untilSettled;
@@ -65,7 +65,7 @@ export function settle(board: RunnerBoard, o: RunOptions): Settings {
     commit: o.commit ?? true,
     cwd: resolve(o.cwd ?? process.cwd()),
     env: o.env ?? process.env,
-    file: boardFile(board.path),
+    file: boardFile(board.location ?? board.path),
     prefixOutput: o.prefixOutput ?? concurrency > 1,
   };
 }

@@ -12,7 +12,7 @@ import type { RunnerBoard, StopSignal, TaskOutcome } from './types.js';
 export interface TaskContext {
   board: RunnerBoard;
   by: string;
-  leaseMs: number;
+  leaseMs: number | undefined;
   graceMs: number;
   command: readonly string[];
   cwd: string;
@@ -59,7 +59,14 @@ export class RunningTask {
 
   private async run(): Promise<TaskOutcome> {
     const { ctx, task } = this;
-    const hb = new Heartbeat(ctx.board, task, ctx.by, ctx.leaseMs, ctx.emit);
+    let hb: Heartbeat;
+    try {
+      hb = new Heartbeat(ctx.board, task, ctx.by, ctx.leaseMs, ctx.emit);
+    } catch (err) {
+      // A board whose lease is too short to keep: give the task back untouched.
+      await ctx.board.release(task.id, { by: ctx.by, claimedAt: task.claimedAt! }).catch(() => {});
+      throw err;
+    }
     ctx.emit({ event: 'claimed', id: task.id, text: task.text, by: ctx.by, claimedAt: task.claimedAt!, expiresAt: iso(hb.expiresAt) });
     hb.start();
     let group: ProcessGroup;

@@ -12,7 +12,9 @@ export interface Fence {
  * so the same loop runs on the markdown file and on a database.
  */
 export interface RunnerBoard {
-  /** Where the board lives, given to the command as MDCLAIM_FILE. */
+  /** Where the board lives (a path, or a URL without its password), given to the command as MDCLAIM_FILE. */
+  readonly location?: string;
+  /** The same, as the file board has named it. */
   readonly path?: string;
   list(): Promise<Task[]>;
   next(options: { by: string; lease?: string | number; tags?: readonly string[]; section?: string }): Promise<Task | null>;
@@ -25,7 +27,7 @@ export interface RunnerBoard {
    * or after `timeoutMs`, or when `signal` aborts. The runner sleeps instead
    * when a board has no such method.
    */
-  waitForWork?(signal: AbortSignal, timeoutMs: number): Promise<void>;
+  waitForWork?(signal: AbortSignal | undefined, timeoutMs: number): Promise<void>;
 }
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
@@ -35,7 +37,7 @@ export interface RunOptions {
   command: readonly string[];
   /** Who claims (default: an id made up for this runner, `run-` and 8 hex digits). */
   by?: string;
-  /** The lease each claim is taken with (default `30m`, at least `2s`). */
+  /** The lease each claim is taken with, at least `2s` (default: the board's, `30m` unless it was opened with another). */
   lease?: string | number;
   /** Only tasks with every one of these tags. */
   tags?: readonly string[];
