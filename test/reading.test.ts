@@ -92,6 +92,10 @@ describe('every edit keeps the reading as meant', () => {
     expect(() => checkReading(src, { edits: [{ start: 2, end: 7, bytes: 'nope ' }], result: null, changes: [{ seen, want: { status: 'open', text: 'a' } }] })).toThrow(
       expect.objectContaining({ code: 'USAGE' }),
     );
+    // A marker swap read back as another status than planned (the line-only re-read).
+    expect(() => checkReading(src, { edits: [{ start: 2, end: 5, bytes: '[x]' }], result: null, changes: [{ seen, want: { status: 'open', text: 'a' } }] })).toThrow(
+      expect.objectContaining({ code: 'USAGE' }),
+    );
     // And one that changes another task than it says.
     expect(() => checkReading(src, { edits: [{ start: 10, end: 13, bytes: '[x]' }], result: null, changes: [] })).toThrow(expect.objectContaining({ code: 'USAGE' }));
   });
