@@ -38,7 +38,7 @@ Exit status: 0 task done (with --loop: stopped by --max or --until-settled),
 130/143 stopped by SIGINT/SIGTERM.
 
 Example:
-  mdclaim run --loop --tag backend -- claude -p "$MDCLAIM_TASK_TEXT"
+  mdclaim run --loop --tag backend -- sh -c 'claude -p "$MDCLAIM_TASK_TEXT"'
 `;
 
 const COMMON = ['file', 'json', 'help', 'write', 'durable', 'lock-timeout'];
