@@ -92,6 +92,26 @@ describe('mdclaim run, one pass', () => {
     expect(bytesOf(file)).toEqual(before);
   });
 
+  it.each([
+    ['stops what the command left running in its group, and is not held up by a process that left the group', 'sleep 60 &'],
+    ['is not held up by a process that left the group holding its output', ''],
+  ])('when the command exits, %s', async (_, straggler) => {
+    const { file, dir, env } = setup('[] spawns helpers\n');
+    const script = `${PID}; ${straggler} setsid sleep 60 & echo $! > "$DIR/daemon.pid"; exit 0`;
+    const r = runner(file, ['--by', 'r1', '--no-commit', '--', 'sh', '-c', script], { env: env('A') });
+    const pgid = await pidIn(join(dir, 'A.pid'));
+    const daemon = await until('the daemon', () => existsSync(join(dir, 'daemon.pid')) && Number(read(join(dir, 'daemon.pid'))));
+    try {
+      // The daemon holds the runner's stdout and stderr open: the runner must end anyway.
+      await r.exited;
+      expect(r.child.exitCode).toBe(0);
+      expect(groupAlive(pgid)).toBe(false);
+      expect((await tasks(file))[0]).toMatchObject({ status: 'done', by: 'r1' });
+    } finally {
+      process.kill(daemon, 'SIGKILL');
+    }
+  });
+
   it('gives the task back and stops when the command cannot be started', async () => {
     const { file } = setup('- [ ] one\n');
     const before = bytesOf(file);

@@ -45,8 +45,7 @@ export class ProcessGroup {
       child.on('exit', (code, signal) => {
         leader = { code, signal };
         // Nothing of a finished task keeps running: what it left behind in its group is stopped too.
-        if (!groupHasLiveMembers(this.pid)) return;
-        this.stop('SIGTERM', opts.graceMs);
+        if (groupHasLiveMembers(this.pid)) this.stop('SIGTERM', opts.graceMs);
         void this.untilEmpty(() => closed).then(() => {
           if (closed) return;
           // Someone outside the group still holds the pipes: stop reading them.

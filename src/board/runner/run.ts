@@ -64,7 +64,13 @@ class Loop {
   }
 
   async run(): Promise<RunResult['stoppedBy']> {
-    const stoppedBy = await this.claimWhileAllowed();
+    let stoppedBy: RunResult['stoppedBy'] = 'pass';
+    try {
+      stoppedBy = await this.claimWhileAllowed();
+    } catch (error) {
+      // The board failed us (a missing file, say): claim no more, but see the running tasks through.
+      this.fatal ??= { error };
+    }
     while (this.running.size > 0) await this.nap(Infinity);
     if (this.fatal) throw this.fatal.error;
     return this.stopping ?? stoppedBy;

@@ -98,17 +98,19 @@ export class RunningTask {
       return this.lost(hb.lostReason!);
     }
     const exit = await group.exited;
+    // Whether the runner had passed a signal on by the time the command ended: one that came after does not undo its result.
+    const stoppedBy = this.stopSignal;
     ctx.emit({ event: 'exit', id: task.id, code: exit.code, signal: exit.signal });
     await hb.stop();
     if (hb.lostReason !== undefined) return this.lost(hb.lostReason);
-    return this.finish(hb, exit);
+    return this.finish(hb, exit, stoppedBy);
   }
 
-  private async finish(hb: Heartbeat, exit: GroupExit): Promise<TaskOutcome> {
+  private async finish(hb: Heartbeat, exit: GroupExit, stoppedBy: StopSignal | undefined): Promise<TaskOutcome> {
     const { ctx, task } = this;
     const { board } = ctx;
-    if (this.stopSignal !== undefined) {
-      if (ctx.failOnSignal) return this.failed(hb, `stopped by ${this.stopSignal}`);
+    if (stoppedBy !== undefined) {
+      if (ctx.failOnSignal) return this.failed(hb, `stopped by ${stoppedBy}`);
       if (!(await hb.write((fence) => board.release(task.id, fence)))) return this.lost(hb.lostReason!);
       ctx.emit({ event: 'released', id: task.id, ms: this.ms() });
       return { id: task.id, outcome: 'released', ms: this.ms() };
