@@ -53,6 +53,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   release: { args: 'task', flags: ['by'], summary: 'give your task back, open' },
   reap: { args: 'none', flags: ['ttl', 'dry-run', 'include-untimed'], summary: 'reopen claims past their own lease, or older than --ttl (run it from cron)' },
   add: { args: 'text', flags: ['section', 'quiet'], summary: 'append an open task' },
+  edit: { args: 'none', flags: [], summary: 'edit a copy in $VISUAL, $EDITOR or vi; merge it in on save' },
   run: {
     args: 'command',
     flags: ['by', 'lease', 'tag', 'section', 'loop', 'interval', 'concurrency', 'max', 'until-settled', 'grace', 'events', 'fail-on-signal', 'no-commit'],
@@ -109,13 +110,14 @@ Durations: 1500ms, 90s, 30m, 2h, 1d; at most 100 years.
 
 Exit status:
   0  ok
-  1  runtime failure (missing file, I/O, lock timeout)
+  1  runtime failure (missing file, I/O, lock timeout; edit: the editor failed)
   2  usage error (unknown command or option, bad --by, bad duration; a
      tracker key on several tasks given to claim; a change the board
      would not read as meant)
   3  nothing to do: no task matches, no task has that id, or nothing claimable
-  4  conflict: held by another, not the holder, already done or failed, blocked
-     (run: the claim was lost while the command ran)
+  4  conflict: held by another, not the holder, already done or failed, blocked;
+     edit: you and the board changed one task (your copy is kept beside it);
+     run: the claim was lost while the command ran
   130, 143  run: stopped by SIGINT, SIGTERM
 
 Example:
