@@ -1,6 +1,6 @@
 // `npm run demo`: four polling triggers race over a copy of tasks.md; one is
-// SIGKILLed mid-task; the reaper (as cron would run it) gives that task back,
-// and another trigger finishes it. Prints who won what, and checks it.
+// SIGKILLed mid-task; once its claim lapses, the reaper (as cron would run it)
+// or another trigger's takeover gets that task back, and another trigger finishes it. Prints who won what, and checks it.
 import { spawn, execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +21,7 @@ const t0 = performance.now();
 say(`board: ${file} (${(await board.list()).length} tasks)`);
 const workers = ['agent-1', 'agent-2', 'agent-3', 'agent-4'].map((id) => {
   const child = spawn(process.execPath, [here('./polling-trigger.js')], {
-    env: { ...process.env, MDCLAIM_FILE: file, AGENT_ID: id, POLL_MS: '100', WORK_MS: '400', HEARTBEAT_MS: '250' },
+    env: { ...process.env, MDCLAIM_FILE: file, AGENT_ID: id, POLL_MS: '100', WORK_MS: '400', LEASE: '2s' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const w = { id, child, current: null, done: [] };
@@ -48,11 +48,11 @@ const orphan = victim.current;
 victim.child.kill('SIGKILL');
 say(`SIGKILL ${victim.id} while it works on ${orphan}: the claim stays in tasks.md, held by a dead process`);
 
-// The reaper, as cron runs it, every half second with a 2 s TTL (live holders heartbeat every 250 ms).
+// The reaper, as cron runs it, every half second: it reopens claims past their own 2 s lease (live holders heartbeat every 500 ms).
 const cli = here('../dist/cli.js');
 for (;;) {
   await sleep(500);
-  const out = execFileSync(process.execPath, [cli, 'reap', '--file', file, '--ttl', '2s'], { encoding: 'utf8' }).trim();
+  const out = execFileSync(process.execPath, [cli, 'reap', '--file', file], { encoding: 'utf8' }).trim();
   if (out) say(`reaper: ${out}`);
   const tasks = await board.list();
   if (tasks.every((t) => t.status === 'done' || t.status === 'failed')) break;
