@@ -1,5 +1,5 @@
 // `npm run demo`, second act: `mdclaim run` as the trigger. Three runners
-// (leases of 2 s) work through a board until it is settled. One is frozen
+// (leases of 3 s) work through a board until it is settled. One is frozen
 // (SIGSTOP) while it runs the long job; once its claim lapses another runner
 // takes the job over; when the frozen one resumes, its heartbeat finds the
 // claim gone, so it stops its command and writes nothing. The checks read the
@@ -38,7 +38,7 @@ console.log(`\nmdclaim run: three runners over ${file}\n`);
 const names = ['run-a', 'run-b', 'run-c'];
 const runners = names.map((by) => {
   const events = join(dir, `${by}.jsonl`);
-  const args = ['run', '--file', file, '--by', by, '--until-settled', '--lease', '2s', '--interval', '200ms', '--no-commit', '--events', events, '--', 'sh', '-c', work];
+  const args = ['run', '--file', file, '--by', by, '--until-settled', '--lease', '3s', '--interval', '200ms', '--no-commit', '--events', events, '--', 'sh', '-c', work];
   const child = spawn(process.execPath, [here('../dist/cli.js'), ...args], { stdio: ['ignore', 'inherit', 'pipe'] });
   const r = { by, child, events, said: [], exit: once(child, 'exit') };
   createInterface({ input: child.stderr }).on('line', (line) => {
@@ -49,7 +49,7 @@ const runners = names.map((by) => {
 });
 const eventsOf = (r) => (existsSync(r.events) ? readFileSync(r.events, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
 
-// Freeze whoever runs the long job: it cannot heartbeat, and its claim lapses after 2 s.
+// Freeze whoever runs the long job: it cannot heartbeat, and its claim lapses within 3 s.
 const long = await until(async () => (await board.list()).find((t) => t.tags.includes('long') && t.status === 'claimed'));
 const frozen = runners.find((r) => r.by === long.by);
 // (Only for the narration: its "claimed" line is out before it is frozen.)

@@ -21,7 +21,7 @@ const t0 = performance.now();
 say(`board: ${file} (${(await board.list()).length} tasks)`);
 const workers = ['agent-1', 'agent-2', 'agent-3', 'agent-4'].map((id) => {
   const child = spawn(process.execPath, [here('./polling-trigger.js')], {
-    env: { ...process.env, MDCLAIM_FILE: file, AGENT_ID: id, POLL_MS: '100', WORK_MS: '400', LEASE: '2s' },
+    env: { ...process.env, MDCLAIM_FILE: file, AGENT_ID: id, POLL_MS: '100', WORK_MS: '400', LEASE: '3s' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const w = { id, child, current: null, done: [] };
@@ -48,7 +48,7 @@ const orphan = victim.current;
 victim.child.kill('SIGKILL');
 say(`SIGKILL ${victim.id} while it works on ${orphan}: the claim stays in tasks.md, held by a dead process`);
 
-// The reaper, as cron runs it, every half second: it reopens claims past their own 2 s lease (live holders heartbeat every 500 ms).
+// The reaper, as cron runs it, every half second: it reopens claims past their own 3 s lease (live holders heartbeat every second).
 const cli = here('../dist/cli.js');
 for (;;) {
   await sleep(500);
