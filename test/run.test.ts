@@ -140,7 +140,9 @@ describe('mdclaim run and signals', () => {
 
   it('on SIGINT with --fail-on-signal marks the task failed and exits 130', async () => {
     const { file, dir, env } = setup('[] long job\n');
-    const r = runner(file, ['--by', 'r1', '--fail-on-signal', '--', 'sh', '-c', `${PID}; sleep 60`], { env: env('A') });
+    // Node dies of SIGINT at any point once it has written its pid (a shell may hold a SIGINT pending while it forks).
+    const ready = 'require("fs").writeFileSync(process.env.DIR + "/A.pid", process.pid + "\\n"); setInterval(() => {}, 1000)';
+    const r = runner(file, ['--by', 'r1', '--fail-on-signal', '--', process.execPath, '-e', ready], { env: env('A') });
     const pgid = await pidIn(join(dir, 'A.pid'));
     r.child.kill('SIGINT');
     expect((await r.done).code).toBe(130);
