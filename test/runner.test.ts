@@ -6,6 +6,7 @@ import { stillClaimable } from '../src/board/claimable.js';
 import { formatElapsed } from '../src/board/runner/events.js';
 import { lastLine } from '../src/board/runner/group.js';
 import { heartbeatEvery } from '../src/board/runner/heartbeat.js';
+import { settle } from '../src/board/runner/options.js';
 import { failureReason } from '../src/board/runner/task.js';
 import { exitCodeForRun } from '../src/cli/exit.js';
 import { MdclaimError, openBoard, parseTasks, runTasks, type RunEvent, type RunnerBoard } from '../src/index.js';
@@ -93,6 +94,34 @@ describe('pieces of a task end', () => {
     expect([one(['done']), one(['failed']), one([]), one(['lost']), one(['done', 'failed', 'lost'])]).toEqual([0, 1, 3, 4, 4]);
     expect([one(['released'], 'SIGINT'), one([], 'SIGTERM')]).toEqual([130, 143]);
     expect(exitCodeForRun({ loop: true, stoppedBy: 'max', outcomes: ['failed'] })).toBe(0);
+  });
+});
+
+describe('the documented defaults', () => {
+  const board = { path: 'tasks.md' } as RunnerBoard;
+
+  it('are what the code uses', () => {
+    expect(settle(board, { command: ['x'] })).toMatchObject({
+      lease: undefined, // the board's: 30m unless it was opened with another
+      loop: false,
+      intervalMs: 5000,
+      concurrency: 1,
+      max: 1,
+      untilSettled: false,
+      graceMs: 10_000,
+      failOnSignal: false,
+      commit: true,
+      cwd: process.cwd(),
+      prefixOutput: false,
+    });
+    expect(settle(board, { command: ['x'] }).file).toBe(join(process.cwd(), 'tasks.md'));
+  });
+
+  it('follow the options they depend on', () => {
+    expect(settle(board, { command: ['x'], concurrency: 3 })).toMatchObject({ max: 3, prefixOutput: true });
+    expect(settle(board, { command: ['x'], loop: true })).toMatchObject({ max: Infinity });
+    expect(settle(board, { command: ['x'], untilSettled: true })).toMatchObject({ loop: true, max: Infinity });
+    expect(settle({ location: 'postgres://u@h/db?board=b' } as RunnerBoard, { command: ['x'] }).file).toBe('postgres://u@h/db?board=b');
   });
 });
 

@@ -29,6 +29,8 @@ edited away), the command is stopped and nothing is written.
   --no-commit        do not record the commit
   --events FILE      append one JSON event per line to FILE
   --by ID            who claims (default: a new run-XXXXXXXX, printed once)
+  -f, --file PATH    the board (default ./tasks.md, or MDCLAIM_FILE); also
+                     --write, --durable, --lock-timeout as for every command
 
 SIGINT/SIGTERM: stop claiming, pass the signal to the commands, wait up to
 --grace, release their tasks, exit 130/143; a second signal kills at once.
