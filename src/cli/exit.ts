@@ -7,6 +7,8 @@ export const EXIT = {
   USAGE: 2,
   NO_TASK: 3,
   CONFLICT: 4,
+  /** Stdout closed by its reader: 128 + SIGPIPE, what sh shows for `yes | head -1`'s `yes`. */
+  BROKEN_PIPE: 141,
   /** 128 + the signal's number, as a shell reports a command a signal stopped. */
   SIGINT: 130,
   SIGTERM: 143,
