@@ -10,3 +10,6 @@ export type { PathMode } from './format/paths.js';
 export type { CheckPathsOptions, HeldPath, LockPathsOptions, PathLocking, PathRequest, UnlockPathsOptions } from './board/path-types.js';
 export type { Status } from './format/marker.js';
 export { parseDuration } from './board/duration.js';
+export { runTasks } from './board/runner/run.js';
+export type { RunnerBoard, RunOptions, RunResult, TaskOutcome, Fence, StopSignal } from './board/runner/types.js';
+export type { RunEvent } from './board/runner/events.js';

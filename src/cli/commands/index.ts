@@ -15,4 +15,5 @@ export { pathsLock } from './paths-lock.js';
 export { pathsUnlock } from './paths-unlock.js';
 export { reap } from './reap.js';
 export { release } from './release.js';
+export { run } from './run.js';
 export type { Command };
