@@ -2,10 +2,11 @@ import { MdclaimError } from '../errors.js';
 import { bytes, utf8, type ByteString } from '../format/bytes.js';
 import type { Change } from '../storage/file-store.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
-import { parseTags, toTask, type Task } from '../format/task.js';
-import { cutoff, isClaimable } from './claimable.js';
+import type { TaskScanner } from '../format/scan.js';
+import { parseTags, textBetween, toTask, type Task } from '../format/task.js';
+import { cutoff, isClaimable, isLapsedAt } from './claimable.js';
 import { notClaimable } from './conflict.js';
-import { findById, idOf, walk, type Seen } from './walk.js';
+import { findById, idOf, seenAt, walkLines, type Seen } from './walk.js';
 
 export interface ClaimArgs {
   by: string;
@@ -39,23 +40,29 @@ export function sectionMatches(section: string | undefined, wanted: string): boo
 
 /** Claim the first claimable task in file order that matches the filter; null when there is none. */
 export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs): Change<Task | null> {
-  const above: number[] = [];
   const tags = filter.tags ?? [];
   const limit = cutoff(args.now, args.leaseMs);
-  const picked = walk(src, (s) => {
-    const ok =
-      isClaimable(s.t.marker, s.aboveAllDone, limit) &&
-      (filter.section === undefined || sectionMatches(s.t.section, filter.section)) &&
-      (tags.length === 0 || hasTags(src, s, tags));
-    if (!ok) above.push(s.text[0], s.text[1]);
-    return ok;
+  let allDone = false;
+  const picked = walkLines(src, (s, aboveAllDone) => {
+    // A claim is claimable when it has lapsed: the claim mdclaim writes is judged in place, any
+    // other by its fields; every other line by its status alone.
+    const claimable =
+      s.claimTime >= 0 ? isLapsedAt(src, s.claimTime, limit) : isClaimable(s.status === 'claimed' ? s.marker() : s, aboveAllDone, limit);
+    allDone = aboveAllDone;
+    return (
+      claimable &&
+      (filter.section === undefined || sectionMatches(s.section, filter.section)) &&
+      (tags.length === 0 || hasTags(src, s, tags))
+    );
   });
   if (!picked) return { edits: [], result: null };
-  return claimChange(src, picked, idOf(src, picked.text, above), args);
+  const seen = seenAt(src, picked, allDone);
+  return claimChange(src, seen, idOf(src, seen.text, seen.t.line), args);
 }
 
-function hasTags(src: ByteString, s: Seen, tags: readonly string[]): boolean {
-  const have = parseTags(utf8(src, s.text[0], s.text[1]));
+function hasTags(src: ByteString, s: TaskScanner, tags: readonly string[]): boolean {
+  const [from, to] = textBetween(src, s.status, s.markerEnd, s.end);
+  const have = parseTags(utf8(src, from, to));
   return tags.every((t) => have.includes(t));
 }
 

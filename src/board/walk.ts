@@ -13,25 +13,45 @@ export interface Seen {
 }
 
 /**
+ * Stand the scanner on each task line in file order until `visit` returns
+ * true; returns the scanner, standing on that line, or null. Nothing is built
+ * for the lines passed over: a claim reads past every claimed line above the
+ * first open one.
+ */
+export function walkLines(src: ByteString, visit: (s: TaskScanner, aboveAllDone: boolean) => boolean | void): TaskScanner | null {
+  const s = new TaskScanner(src);
+  let section: string | undefined;
+  let allDone = true;
+  while (s.advance()) {
+    if (s.section !== section) {
+      section = s.section;
+      allDone = true;
+    }
+    if (visit(s, allDone)) return s;
+    if (s.status !== 'done') allDone = false;
+  }
+  return null;
+}
+
+/** The line the scanner stands on, as a Seen. */
+export function seenAt(src: ByteString, s: TaskScanner, aboveAllDone: boolean): Seen {
+  const t = s.taskLine();
+  return { t, text: textRange(src, t), aboveAllDone };
+}
+
+/**
  * Visit task lines in file order until `visit` returns true; returns the
  * line it stopped at. Ids are not computed here: the hot path only needs the
  * id of the one task it picks (see idOf).
  */
 export function walk(src: ByteString, visit: (s: Seen, index: number) => boolean | void): Seen | null {
-  const scanner = new TaskScanner(src);
-  let section: string | undefined;
-  let allDone = true;
   let index = 0;
-  for (let t = scanner.next(); t; t = scanner.next(), index++) {
-    if (t.section !== section) {
-      section = t.section;
-      allDone = true;
-    }
-    const seen: Seen = { t, text: textRange(src, t), aboveAllDone: allDone };
-    if (visit(seen, index)) return seen;
-    if (t.marker.status !== 'done') allDone = false;
-  }
-  return null;
+  let seen: Seen | null = null;
+  const stopped = walkLines(src, (s, aboveAllDone) => {
+    seen = seenAt(src, s, aboveAllDone);
+    return Boolean(visit(seen, index++));
+  });
+  return stopped ? seen : null;
 }
 
 /** Every task with its id, in file order. */
@@ -44,17 +64,22 @@ export function listTasks(src: ByteString): Task[] {
   return tasks;
 }
 
-/** The id of one task, given the text ranges of every task above it (duplicates are numbered in file order). */
-export function idOf(src: ByteString, target: [number, number], above: readonly number[]): string {
+/**
+ * The id of the task whose text is `target`, on line `line`. Duplicates are
+ * numbered in file order, but a key or text that occurs nowhere above the
+ * task cannot be a duplicate's, so the lines above are read again only when
+ * it does.
+ */
+export function idOf(src: ByteString, target: [number, number], line: number): string {
+  const base = baseId(src, target[0], target[1]);
   const same = sameness(src, target[0], target[1]);
+  if (same !== '' && src.indexOf(same) >= target[0]) return base;
   let n = 1;
-  for (let i = 0; i < above.length; i += 2) {
-    const s = above[i]!;
-    const e = above[i + 1]!;
-    // Cheap length test first; only texts of the same length (or sharing a key) can be the same.
-    if ((e - s === same.length || src.charCodeAt(s) === same.charCodeAt(0)) && sameness(src, s, e) === same) n++;
-  }
-  return withOrdinal(baseId(src, target[0], target[1]), n);
+  walk(src, (s) => {
+    if (s.t.line >= line) return true;
+    if (sameness(src, s.text[0], s.text[1]) === same) n++;
+  });
+  return withOrdinal(base, n);
 }
 
 /** Find a task by the id list/next print. */
