@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { boardText, clock, progress, quantile, spread, tempDir, toMs, type Spread } from './util.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url));
 const RSS_WRAPPER = fileURLToPath(new URL('./rss.js', import.meta.url));
 const TIME = '/usr/bin/time';
 
