@@ -1,5 +1,5 @@
 export { openBoard, Board, DEFAULT_LEASE } from './board/board.js';
-export type { BoardOptions, NextOptions } from './board/board.js';
+export type { BoardOptions, HolderOptions, NextOptions } from './board/board.js';
 export { MdclaimError } from './errors.js';
 export type { ErrorCode } from './errors.js';
 export { parseTasks } from './parse.js';

@@ -1,15 +1,15 @@
-import { MdclaimError } from '../errors.js';
+import { MdclaimError, usage } from '../errors.js';
 import { bytes, utf8, type ByteString } from '../format/bytes.js';
-import type { Change } from '../storage/file-store.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
-import type { TaskScanner } from '../format/scan.js';
-import { parseTags, textBetween, toTask, type Task } from '../format/task.js';
+import { claimTimes, parseTags, textBetween, type Task } from '../format/task.js';
 import { cutoff, isClaimable, isLapsedAt } from './claimable.js';
 import { notClaimable } from './conflict.js';
-import { findById, idOf, seenAt, walkLines, type Seen } from './walk.js';
+import { markerPlan, type Plan } from './plan.js';
+import { lookup, seenAt, taskOf, walkLines, type Seen } from './walk.js';
 
 export interface ClaimArgs {
   by: string;
+  /** The new claim's own lease, written on its line when it is not the default. */
   leaseMs: number;
   now: number;
 }
@@ -19,15 +19,14 @@ export interface NextFilter {
   section?: string;
 }
 
-/** Rewrite one task's marker as claimed by `by` now. */
-function claimChange(src: ByteString, seen: Seen, id: string, args: ClaimArgs): Change<Task> {
+/** Rewrite one task's marker as claimed by `by` now, with its lease. */
+function claimChange(src: ByteString, seen: Seen, args: ClaimArgs): Plan<Task> {
   const claimedAt = formatClaimedAt(args.now);
-  const marker = renderMarker({ status: 'claimed', by: args.by, claimedAt });
-  const before = toTask(src, seen.t, id);
-  const task: Task = { ...before, status: 'claimed', by: args.by, claimedAt };
+  const marker = { status: 'claimed' as const, by: args.by, claimedAt, leaseMs: args.leaseMs };
+  const task: Task = { ...taskOf(src, seen), status: 'claimed', by: args.by, ...claimTimes(marker) };
   delete task.commit;
   delete task.reason;
-  return { edits: [{ start: seen.t.markerStart, end: seen.t.marker.end, bytes: bytes(marker) }], result: task };
+  return markerPlan(seen, bytes(renderMarker(marker)), task);
 }
 
 /** Does a section heading name `wanted`, as its text or as an ADW `Git Worktree <name>`? */
@@ -39,39 +38,48 @@ export function sectionMatches(section: string | undefined, wanted: string): boo
 }
 
 /** Claim the first claimable task in file order that matches the filter; null when there is none. */
-export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs): Change<Task | null> {
+export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs): Plan<Task | null> {
   const tags = filter.tags ?? [];
-  const limit = cutoff(args.now, args.leaseMs);
+  const now = cutoff(args.now);
   let allDone = false;
   const picked = walkLines(src, (s, aboveAllDone) => {
-    // A claim is claimable when it has lapsed: the claim mdclaim writes is judged in place, any
-    // other by its fields; every other line by its status alone.
-    const claimable =
-      s.claimTime >= 0 ? isLapsedAt(src, s.claimTime, limit) : isClaimable(s.status === 'claimed' ? s.marker() : s, aboveAllDone, limit);
+    // A claim mdclaim wrote with the default lease is judged where it lies; any other line by its marker.
+    const claimable = s.claimTime >= 0 ? isLapsedAt(src, s.claimTime, now) : isClaimable(s.marker(), aboveAllDone, now);
     allDone = aboveAllDone;
     return (
       claimable &&
       (filter.section === undefined || sectionMatches(s.section, filter.section)) &&
-      (tags.length === 0 || hasTags(src, s, tags))
+      (tags.length === 0 || hasTags(src, textBetween(src, s.status, s.markerEnd, s.end), tags))
     );
   });
-  if (!picked) return { edits: [], result: null };
-  const seen = seenAt(src, picked, allDone);
-  return claimChange(src, seen, idOf(src, seen.text, seen.t.line), args);
+  if (!picked) return { edits: [], result: null, changes: [] };
+  return claimChange(src, seenAt(src, picked, allDone), args);
 }
 
-function hasTags(src: ByteString, s: TaskScanner, tags: readonly string[]): boolean {
-  const [from, to] = textBetween(src, s.status, s.markerEnd, s.end);
-  const have = parseTags(utf8(src, from, to));
+function hasTags(src: ByteString, text: [number, number], tags: readonly string[]): boolean {
+  const have = parseTags(utf8(src, text[0], text[1]));
   return tags.every((t) => have.includes(t));
 }
 
-/** Claim one task by id: it must be claimable, or already held by the same claimant (a renewal). */
-export function claimById(src: ByteString, id: string, args: ClaimArgs): Change<Task> {
-  const found = findById(src, id);
-  if (!found) throw new MdclaimError('NOT_FOUND', `no task with id ${id}`);
-  const { seen, task } = found;
-  const mine = task.status === 'claimed' && task.by === args.by;
-  if (!mine && !isClaimable(seen.t.marker, seen.aboveAllDone, cutoff(args.now, args.leaseMs))) throw notClaimable(task);
-  return claimChange(src, seen, task.id, args);
+/**
+ * Claim one task by id: the first line with that id that is claimable, else
+ * one the same claimant holds already (a renewal). Exact duplicates share an
+ * id and are interchangeable here. A tracker key on several lines names no
+ * one task, so it is refused as a usage error listing the ids to use instead.
+ */
+export function claimById(src: ByteString, id: string, args: ClaimArgs): Plan<Task> {
+  const now = cutoff(args.now);
+  const claimable = (s: Seen) => isClaimable(s.t.marker, s.aboveAllDone, now);
+  const { form, found } = lookup(src, id, (s) => claimable(s));
+  if (found.length === 0) throw new MdclaimError('NOT_FOUND', `no task with id ${id}`);
+  if (form === 'key' && found.length > 1) throw ambiguousKey(src, id, found);
+  const pick = found.find(claimable) ?? found.find((s) => s.t.marker.status === 'claimed' && s.t.marker.by === args.by);
+  if (!pick) throw notClaimable(taskOf(src, found[0]!));
+  return claimChange(src, pick, args);
+}
+
+/** A key on several lines: say which ids name them. */
+export function ambiguousKey(src: ByteString, key: string, found: readonly Seen[], what = 'tasks'): MdclaimError {
+  const ids = found.map((s) => `${taskOf(src, s).id} (line ${s.t.line})`).join(', ');
+  return usage(`${key} is on ${found.length} ${what}, so it is not an id: use one of ${ids}`);
 }

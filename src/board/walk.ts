@@ -1,5 +1,5 @@
 import type { ByteString } from '../format/bytes.js';
-import { baseId, IdAssigner, sameness, withOrdinal } from '../format/id.js';
+import { answersTo, idForm, taskId, trackerKey } from '../format/id.js';
 import { TaskScanner, type TaskLine } from '../format/scan.js';
 import { textRange, toTask, type Task } from '../format/task.js';
 
@@ -13,16 +13,22 @@ export interface Seen {
 }
 
 /**
- * Stand the scanner on each task line in file order until `visit` returns
- * true; returns the scanner, standing on that line, or null. Nothing is built
- * for the lines passed over: a claim reads past every claimed line above the
+ * Stand the scanner on each task in file order until `visit` returns true;
+ * returns the scanner, standing on that task, or null. A marker with nothing
+ * after it (`- [ ]` alone) is no task, as GFM reads it. Nothing is built for
+ * the lines passed over: a claim reads past every claimed line above the
  * first open one.
  */
-export function walkLines(src: ByteString, visit: (s: TaskScanner, aboveAllDone: boolean) => boolean | void): TaskScanner | null {
-  const s = new TaskScanner(src);
+export function walkLines(
+  src: ByteString,
+  visit: (s: TaskScanner, aboveAllDone: boolean) => boolean | void,
+  scanner = new TaskScanner(src),
+): TaskScanner | null {
+  const s = scanner;
   let section: string | undefined;
   let allDone = true;
   while (s.advance()) {
+    if (nothingAfter(src, s.markerEnd, s.end)) continue;
     if (s.section !== section) {
       section = s.section;
       allDone = true;
@@ -33,64 +39,107 @@ export function walkLines(src: ByteString, visit: (s: TaskScanner, aboveAllDone:
   return null;
 }
 
-/** The line the scanner stands on, as a Seen. */
+/** The task the scanner stands on, as a Seen. */
 export function seenAt(src: ByteString, s: TaskScanner, aboveAllDone: boolean): Seen {
   const t = s.taskLine();
   return { t, text: textRange(src, t), aboveAllDone };
 }
 
 /**
- * Visit task lines in file order until `visit` returns true; returns the
- * line it stopped at. Ids are not computed here: the hot path only needs the
- * id of the one task it picks (see idOf).
+ * Visit tasks in file order until `visit` returns true; returns the one it
+ * stopped at (see walkLines). Ids are not computed here: the hot path only
+ * needs the id of the one task it picks (see idOf).
  */
-export function walk(src: ByteString, visit: (s: Seen, index: number) => boolean | void): Seen | null {
-  let index = 0;
+export function walk(src: ByteString, visit: (s: Seen) => boolean | void, scanner = new TaskScanner(src)): Seen | null {
   let seen: Seen | null = null;
-  const stopped = walkLines(src, (s, aboveAllDone) => {
-    seen = seenAt(src, s, aboveAllDone);
-    return Boolean(visit(seen, index++));
-  });
+  const stopped = walkLines(
+    src,
+    (s, aboveAllDone) => {
+      seen = seenAt(src, s, aboveAllDone);
+      return Boolean(visit(seen));
+    },
+    scanner,
+  );
   return stopped ? seen : null;
+}
+
+function nothingAfter(src: ByteString, from: number, end: number): boolean {
+  for (let i = from; i < end; i++) {
+    const c = src.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09) return false;
+  }
+  return true;
+}
+
+/** How many tasks start with each tracker key: a key is an id only while it names one task. */
+export class KeyCount {
+  private readonly n = new Map<string, number>();
+
+  add(src: ByteString, s: Seen): void {
+    const key = trackerKey(src, s.text[0], s.text[1]);
+    if (key !== null) this.n.set(key, (this.n.get(key) ?? 0) + 1);
+  }
+
+  idOf(src: ByteString, s: Seen): string {
+    const key = trackerKey(src, s.text[0], s.text[1]);
+    return taskId(src, s.text[0], s.text[1], key, key !== null && this.n.get(key) === 1);
+  }
 }
 
 /** Every task with its id, in file order. */
 export function listTasks(src: ByteString): Task[] {
-  const ids = new IdAssigner();
-  const tasks: Task[] = [];
+  const all: Seen[] = [];
+  const keys = new KeyCount();
   walk(src, (s) => {
-    tasks.push(toTask(src, s.t, ids.assign(src, s.text[0], s.text[1])));
+    all.push(s);
+    keys.add(src, s);
   });
-  return tasks;
+  return all.map((s) => toTask(src, s.t, keys.idOf(src, s)));
+}
+
+/** The id of one task of the board. A keyed text pays for a look at the rest of the board only when its key appears elsewhere. */
+export function idOf(src: ByteString, s: Seen): string {
+  const key = trackerKey(src, s.text[0], s.text[1]);
+  if (key === null) return taskId(src, s.text[0], s.text[1], null, false);
+  const first = src.indexOf(key);
+  const elsewhere = first !== s.text[0] || src.indexOf(key, s.text[0] + key.length) >= 0;
+  if (!elsewhere) return key;
+  let n = 0;
+  walk(src, (o) => {
+    if (trackerKey(src, o.text[0], o.text[1]) === key) n++;
+    return n > 1;
+  });
+  return taskId(src, s.text[0], s.text[1], key, n === 1);
+}
+
+/** The task as the library shows it, with its id. */
+export function taskOf(src: ByteString, s: Seen): Task {
+  return toTask(src, s.t, idOf(src, s));
 }
 
 /**
- * The id of the task whose text is `target`, on line `line`. Duplicates are
- * numbered in file order, but a key or text that occurs nowhere above the
- * task cannot be a duplicate's, so the lines above are read again only when
- * it does.
+ * Every task that answers to `id` (see answersTo), in file order; `enough`
+ * may end a search by hash at a match (the first one that will do). A
+ * search for a key finds them all, and stops past the key's last appearance in the file.
  */
-export function idOf(src: ByteString, target: [number, number], line: number): string {
-  const base = baseId(src, target[0], target[1]);
-  const same = sameness(src, target[0], target[1]);
-  if (same !== '' && src.indexOf(same) >= target[0]) return base;
-  let n = 1;
+export function lookup(src: ByteString, id: string, enough?: (s: Seen) => boolean): { form: 'key' | 'hash' | null; found: Seen[] } {
+  const form = idForm(id);
+  const found: Seen[] = [];
+  if (form === null) return { form, found };
+  const last = form === 'key' ? src.lastIndexOf(id) : src.length;
+  if (last < 0) return { form, found };
   walk(src, (s) => {
-    if (s.t.line >= line) return true;
-    if (sameness(src, s.text[0], s.text[1]) === same) n++;
+    if (s.t.start > last) return true;
+    if (!answersTo(src, s.text[0], s.text[1], id, form)) return false;
+    found.push(s);
+    // For a key every match counts: whether it names one task decides what it means.
+    return form === 'hash' && (enough?.(s) ?? false);
   });
-  return withOrdinal(base, n);
+  return { form, found };
 }
 
-/** Find a task by the id list/next print. */
-export function findById(src: ByteString, id: string): { seen: Seen; task: Task } | null {
-  const ids = new IdAssigner();
-  let found: Task | null = null;
-  const seen = walk(src, (s) => {
-    const sid = ids.assign(src, s.text[0], s.text[1]);
-    if (sid !== id) return false;
-    found = toTask(src, s.t, sid);
-    return true;
-  });
-  return seen && found ? { seen, task: found } : null;
+/** Do these tasks all have one text (exact duplicates, interchangeable)? */
+export function sameText(src: ByteString, tasks: readonly Seen[]): boolean {
+  const first = src.slice(tasks[0]!.text[0], tasks[0]!.text[1]);
+  return tasks.every((s) => src.slice(s.text[0], s.text[1]) === first);
 }
