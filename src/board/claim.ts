@@ -1,6 +1,7 @@
 import { MdclaimError, usage } from '../errors.js';
 import { bytes, utf8, type ByteString } from '../format/bytes.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
+import { settledRun } from '../format/settled-run.js';
 import { claimTimes, parseTags, textBetween, type Task } from '../format/task.js';
 import { cutoff, isClaimable, isLapsedAt } from './claimable.js';
 import { notClaimable } from './conflict.js';
@@ -42,6 +43,8 @@ export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs):
   const tags = filter.tags ?? [];
   const now = cutoff(args.now);
   let allDone = false;
+  // Done, failed and live default-lease claims are never claimable: passed over by the run.
+  const settled = now.iso === null ? undefined : settledRun(now.iso);
   const picked = walkLines(src, (s, aboveAllDone) => {
     // A claim mdclaim wrote with the default lease is judged where it lies; any other line by its marker.
     const claimable = s.claimTime >= 0 ? isLapsedAt(src, s.claimTime, now) : isClaimable(s.marker(), aboveAllDone, now);
@@ -51,7 +54,7 @@ export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs):
       (filter.section === undefined || sectionMatches(s.section, filter.section)) &&
       (tags.length === 0 || hasTags(src, textBetween(src, s.status, s.markerEnd, s.end), tags))
     );
-  });
+  }, undefined, settled);
   if (!picked) return { edits: [], result: null, changes: [] };
   return claimChange(src, seenAt(src, picked, allDone), args);
 }

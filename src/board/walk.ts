@@ -17,12 +17,14 @@ export interface Seen {
  * returns the scanner, standing on that task, or null. A marker with nothing
  * after it (`- [ ]` alone) is no task, as GFM reads it. Nothing is built for
  * the lines passed over: a claim reads past every claimed line above the
- * first open one.
+ * first open one, and `passOver` lets it pass over whole runs of lines the
+ * visitor would refuse without visiting them.
  */
 export function walkLines(
   src: ByteString,
   visit: (s: TaskScanner, aboveAllDone: boolean) => boolean | void,
   scanner = new TaskScanner(src),
+  passOver?: RegExp,
 ): TaskScanner | null {
   const s = scanner;
   let section: string | undefined;
@@ -35,6 +37,9 @@ export function walkLines(
     }
     if (visit(s, allDone)) return s;
     if (s.status !== 'done') allDone = false;
+    // A run of lines the caller would refuse (see settledRun): none can start a section, and
+    // once a task above is not done, none can change what a blocked task below needs.
+    if (passOver !== undefined && !allDone) s.skipRun(passOver);
   }
   return null;
 }

@@ -1,4 +1,5 @@
 import { utf8, type ByteString } from './bytes.js';
+import { FENCE } from './blocks.js';
 import { FastBlockReader } from './fast-lines.js';
 import { canonicalClaimTime, endsToken, markerStatus, parseMarker, type Marker, type Status } from './marker.js';
 
@@ -110,6 +111,38 @@ export class TaskScanner extends FastBlockReader {
 
   next(): TaskLine | null {
     return this.advance() ? this.taskLine() : null;
+  }
+
+  /**
+   * Pass over the run of lines `run` matches (see settledRun) from the next
+   * line on, or from the line of the one task waiting for its paragraph to
+   * end; returns how many task lines it passed over, none of them handed
+   * out. The last line of the run is left to be read as usual: a line after
+   * it could still turn its paragraph into a heading.
+   */
+  skipRun(run: RegExp): number {
+    if (this.done || this.head !== this.ready || this.quoteDepth > 0 || this.leaf >= FENCE) return 0;
+    let from: number;
+    let line: number;
+    if (this.count === this.ready) {
+      from = this.nextLineStart;
+      line = this.lineNo + 1;
+    } else if (this.count === this.ready + 1 && this.bLine[this.ready] === this.lineNo && this.paraLine === this.lineNo) {
+      from = this.bStart[this.ready]!;
+      line = this.lineNo;
+    } else return 0;
+    const src = this.src;
+    run.lastIndex = from;
+    if (!run.test(src)) return 0;
+    const last = src.lastIndexOf('\n', run.lastIndex - 2) + 1;
+    if (last <= from) return 0;
+    let lines = 0;
+    for (let i = src.indexOf('\n', from); i >= 0 && i < last; i = src.indexOf('\n', i + 1)) lines++;
+    // What the run's first line does (a top-level item closes every open block), without its tasks.
+    this.count = this.ready;
+    this.closeUnmatched(0);
+    this.resumeAt(last, line + lines);
+    return lines;
   }
 
   protected override onParagraphLine(content: number): void {
