@@ -43,8 +43,11 @@ export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs):
   const tags = filter.tags ?? [];
   const now = cutoff(args.now);
   let allDone = false;
-  // Done, failed and live default-lease claims are never claimable: passed over by the run.
-  const settled = now.iso === null ? undefined : settledRun(now.iso);
+  // Done, failed and live default-lease claims are never claimable, so runs of them are passed
+  // over. Claims later than the cutoff's minute will do (the pattern then lasts a minute); one
+  // in that minute just ends a run, and the walk visits it.
+  const iso = now.iso;
+  const settled = iso === null ? undefined : () => settledRun(`${iso.slice(0, 17)}59Z`);
   const picked = walkLines(src, (s, aboveAllDone) => {
     // A claim mdclaim wrote with the default lease is judged where it lies; any other line by its marker.
     const claimable = s.claimTime >= 0 ? isLapsedAt(src, s.claimTime, now) : isClaimable(s.marker(), aboveAllDone, now);

@@ -24,7 +24,7 @@ export function walkLines(
   src: ByteString,
   visit: (s: TaskScanner, aboveAllDone: boolean) => boolean | void,
   scanner = new TaskScanner(src),
-  passOver?: RegExp,
+  passOver?: () => RegExp,
 ): TaskScanner | null {
   const s = scanner;
   let section: string | undefined;
@@ -39,7 +39,7 @@ export function walkLines(
     if (s.status !== 'done') allDone = false;
     // A run of lines the caller would refuse (see settledRun): none can start a section, and
     // once a task above is not done, none can change what a blocked task below needs.
-    if (passOver !== undefined && !allDone) s.skipRun(passOver);
+    if (passOver !== undefined && !allDone) s.skipRun(passOver());
   }
   return null;
 }

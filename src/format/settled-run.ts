@@ -15,6 +15,14 @@ import { bytes } from './bytes.js';
  * `lastIndex` or not at all.
  */
 export function settledRun(claimedAfter: string): RegExp {
+  // Building one costs tens of microseconds: callers ask for the same one again and again.
+  if (claimedAfter !== last.after) last = { after: claimedAfter, run: build(claimedAfter) };
+  return last.run;
+}
+
+let last = { after: '', run: /(?!)/y };
+
+function build(claimedAfter: string): RegExp {
   const by = '[A-Za-z0-9._:@-]{1,64}';
   const marker = [
     '\\[[xX]\\]',
