@@ -49,7 +49,7 @@ victim.child.kill('SIGKILL');
 say(`SIGKILL ${victim.id} while it works on ${orphan}: the claim stays in tasks.md, held by a dead process`);
 
 // The reaper, as cron runs it, every half second with a 2 s TTL (live holders heartbeat every 250 ms).
-const cli = here('../dist/cli.cjs');
+const cli = here('../bin/mdclaim.cjs');
 for (;;) {
   await sleep(500);
   const out = execFileSync(process.execPath, [cli, 'reap', '--file', file, '--ttl', '2s'], { encoding: 'utf8' }).trim();
