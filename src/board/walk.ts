@@ -81,7 +81,12 @@ export class KeyCount {
   private readonly n = new Map<string, number>();
 
   add(src: ByteString, s: Seen): void {
-    const key = trackerKey(src, s.text[0], s.text[1]);
+    this.addText(src, s.text[0], s.text[1]);
+  }
+
+  /** Count the key the text [start, end) starts with, if any. */
+  addText(src: ByteString, start: number, end: number): void {
+    const key = trackerKey(src, start, end);
     if (key !== null) this.n.set(key, (this.n.get(key) ?? 0) + 1);
   }
 
