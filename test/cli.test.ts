@@ -177,7 +177,7 @@ describe('mdclaim CLI', () => {
   it('prints help that lists every command and the exit statuses, and a version', () => {
     const r = mdclaim(['--help']);
     expect(r.status).toBe(0);
-    for (const cmd of ['list', 'next', 'claim', 'heartbeat', 'done', 'fail', 'release', 'reap', 'add']) expect(r.stdout).toContain(`  ${cmd}`);
+    for (const cmd of ['list', 'next', 'claim', 'heartbeat', 'done', 'fail', 'release', 'reap', 'add', 'edit']) expect(r.stdout).toContain(`  ${cmd}`);
     expect(r.stdout).toContain('4  conflict');
     expect(mdclaim(['next', '--help']).stdout).toContain('--lease');
     expect(mdclaim(['--version']).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);

@@ -1,5 +1,7 @@
 import { MdclaimError, usage } from '../errors.js';
+import { toByteString } from '../format/bytes.js';
 import { isValidBy } from '../format/marker.js';
+import type { ByteString } from '../format/bytes.js';
 import type { Task } from '../format/task.js';
 import { FileStore, type WriteMode } from '../storage/file-store.js';
 import type { LockKind } from '../storage/lock.js';
@@ -7,6 +9,7 @@ import { add } from './add.js';
 import { checkReading } from './check-reading.js';
 import { claimById, claimNext } from './claim.js';
 import { parseDuration } from './duration.js';
+import { applyEdit, type EditResult } from './edit.js';
 import { done, fail, heartbeat, release, type Holder } from './finish.js';
 import type { Plan } from './plan.js';
 import { reap } from './reap.js';
@@ -145,7 +148,10 @@ export class Board {
     const ttlMs = options.ttl === undefined ? undefined : parseDuration(options.ttl, 'ttl');
     const dryRun = options.dryRun ?? false;
     const includeUntimed = options.includeUntimed ?? false;
-    return this.update((src) => reap(src, { ...(ttlMs === undefined ? {} : { ttlMs }), dryRun, includeUntimed, now: this.now() }));
+    const decide = (src: ByteString) => reap(src, { ...(ttlMs === undefined ? {} : { ttlMs }), dryRun, includeUntimed, now: this.now() });
+    // A dry run writes nothing: the shared read lock, and read permission, are enough.
+    if (dryRun) return this.store.read((src) => decide(src).result);
+    return this.update(decide);
   }
 
   /** Append an open task under the lock, at the end of `section` (created if missing) or of the board. */
@@ -159,6 +165,25 @@ export class Board {
     return this.store.update((src) => checkReading(src, decide(src)));
   }
 
+  /** The board's bytes, read under a shared lock: the snapshot a person edits. */
+  async snapshot(): Promise<Buffer> {
+    return this.store.read((src) => Buffer.from(src, 'latin1'));
+  }
+
+  /**
+   * Apply a person's edit of `snapshot` (what `snapshot()` returned) to the
+   * board as it is now, under the exclusive lock: a three-way merge that
+   * keeps what was done meanwhile. Where both changed one task it writes
+   * nothing and returns the conflicts. Markers typed by hand are taken as typed.
+   */
+  async applyEdit(snapshot: Uint8Array | string, mine: Uint8Array | string): Promise<EditResult> {
+    if (!isBytes(snapshot) || !isBytes(mine)) throw usage('applyEdit: snapshot and mine must be strings or byte arrays');
+    const base = toByteString(snapshot);
+    const edited = toByteString(mine);
+    // Not a transition, so not through checkReading: the merge makes its own check, that every line reads as on the side it came from.
+    return this.store.update((src) => applyEdit(src, base, edited));
+  }
+
   private lease(lease: string | number | undefined): number {
     return lease === undefined ? this.leaseMs : parseDuration(lease, 'lease');
   }
@@ -169,6 +194,10 @@ function checkBy(by: unknown): string {
     throw usage(`by must be 1–64 of [A-Za-z0-9._:@-], got ${typeof by === 'string' ? `"${by}"` : typeof by}`);
   }
   return by;
+}
+
+function isBytes(x: unknown): x is Uint8Array | string {
+  return typeof x === 'string' || x instanceof Uint8Array;
 }
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;

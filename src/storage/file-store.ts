@@ -108,9 +108,11 @@ export class FileStore {
     for (;;) {
       let fd: number;
       try {
+        // Opening a FIFO blocks until a writer comes: look before opening (the fstat below checks what was opened).
+        if (!statSync(this.file).isFile()) throw new MdclaimError('IO', `${this.file}: not a regular file`, { file: this.file });
         fd = openSync(this.file, exclusive ? 'r+' : 'r');
       } catch (err) {
-        throw ioError(this.file, err);
+        throw err instanceof MdclaimError ? err : ioError(this.file, err);
       }
       let unlock: (() => void) | null = null;
       try {
