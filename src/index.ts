@@ -7,3 +7,6 @@ export { parseTasks } from './parse.js';
 export type { Task } from './format/task.js';
 export type { Status } from './format/marker.js';
 export { parseDuration } from './board/duration.js';
+export { runTasks } from './board/runner/run.js';
+export type { RunnerBoard, RunOptions, RunResult, TaskOutcome, Fence, StopSignal } from './board/runner/types.js';
+export type { RunEvent } from './board/runner/events.js';

@@ -66,3 +66,56 @@ export function isClaimable(m: Marker, aboveAllDone: boolean, now: Cutoff): bool
       return false;
   }
 }
+
+/** The fields of a task (or marker) the settling rule reads. */
+export interface Standing {
+  status: Marker['status'];
+  claimedAt?: string | undefined;
+}
+
+/**
+ * Could this task still end done, with nobody editing the board by hand?
+ * Done, open, a timed claim (its holder finishes it, or it lapses and someone
+ * else does), or a `[⏰]` that could still become claimable. Never a failed
+ * task, and never an untimed ADW claim: it does not lapse, and its holder may
+ * never come back.
+ */
+export function couldEndDone(m: Standing, aboveCouldAllEndDone: boolean): boolean {
+  return m.status === 'done' || couldBecomeClaimable(m, aboveCouldAllEndDone);
+}
+
+/**
+ * Could this task still become claimable (the question `run --until-settled`
+ * asks): open; a timed claim, which may lapse; or a `[⏰]` whose tasks above
+ * it in its section could all still end done (so a `[❌]` above settles it).
+ */
+export function couldBecomeClaimable(m: Standing, aboveCouldAllEndDone: boolean): boolean {
+  switch (m.status) {
+    case 'open':
+      return true;
+    case 'claimed':
+      return m.claimedAt !== undefined;
+    case 'blocked':
+      return aboveCouldAllEndDone;
+    default:
+      return false;
+  }
+}
+
+/**
+ * `couldBecomeClaimable` for each task of a board in file order, with
+ * sections taken as `walk` takes them: a run of tasks under one heading.
+ */
+export function stillClaimable(tasks: readonly (Standing & { section?: string | undefined })[]): boolean[] {
+  let section: string | undefined;
+  let allCould = true;
+  return tasks.map((t, i) => {
+    if (i === 0 || t.section !== section) {
+      section = t.section;
+      allCould = true;
+    }
+    const could = couldBecomeClaimable(t, allCould);
+    if (!couldEndDone(t, allCould)) allCould = false;
+    return could;
+  });
+}

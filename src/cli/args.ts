@@ -32,6 +32,15 @@ export const FLAGS: Record<string, FlagSpec> = {
   write: { value: true },
   durable: { value: false },
   'lock-timeout': { value: true },
+  loop: { value: false },
+  interval: { value: true },
+  concurrency: { value: true },
+  max: { value: true },
+  'until-settled': { value: false },
+  grace: { value: true },
+  events: { value: true },
+  'fail-on-signal': { value: false },
+  'no-commit': { value: false },
 };
 
 const SHORT = new Map(Object.entries(FLAGS).flatMap(([name, spec]) => (spec.short ? [[spec.short, name] as const] : [])));

@@ -11,4 +11,5 @@ export { list } from './list.js';
 export { next } from './next.js';
 export { reap } from './reap.js';
 export { release } from './release.js';
+export { run } from './run.js';
 export type { Command };
