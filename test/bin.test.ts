@@ -58,8 +58,10 @@ describe('the mdclaim bin', () => {
     // V8 checks a cache against the length of the source alone.
     const bundle = join(dist, 'cli.cjs');
     const text = readFileSync(bundle, 'utf8');
-    expect(text.split('`claimed ${').length).toBe(2);
-    writeFileSync(bundle, text.replace('`claimed ${', '`CLAIMED ${'));
+    expect(text).toContain('`claimed ${');
+    const changed = text.replaceAll('`claimed ${', '`CLAIMED ${');
+    expect(changed.length).toBe(text.length);
+    writeFileSync(bundle, changed);
     expect(say(next())).toMatch(/^CLAIMED /);
   });
 
