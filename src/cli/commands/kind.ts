@@ -9,10 +9,8 @@ export function pgBoard(board: TaskBoard, command: string, flag: string): PgBoar
   return board as PgBoard;
 }
 
-/** The commands that work on the file itself (edit) refuse a PostgreSQL board, saying what to do instead. */
-export function fileBoard(board: TaskBoard, command: string): Board {
-  if (!(board instanceof Board)) {
-    throw usage(`${command} works on a file board; for a PostgreSQL board: mdclaim export --from URL > tasks.md, edit it, mdclaim import tasks.md --to URL --replace`);
-  }
+/** The commands only a file board has (edit, path locks) refuse a PostgreSQL board, saying what to do instead where there is something. */
+export function fileBoard(board: TaskBoard, command: string, instead?: string): Board {
+  if (!(board instanceof Board)) throw usage(`${command} works on a file board only${instead ? `; for a PostgreSQL board: ${instead}` : ''}`);
   return board;
 }
