@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { MdclaimError } from '../errors.js';
 import type { PgTarget } from './url.js';
@@ -124,9 +125,11 @@ function connectReason(e: { code?: string; message?: string }): string {
   }
 }
 
-let pgModule: Promise<typeof import('pg')> | null = null;
+// require, not import(): the CLI is a CommonJS bundle run from V8's code cache, where import() has no loader.
+const require = createRequire(import.meta.url);
+let pgModule: typeof import('pg') | null = null;
 
 async function loadPg(): Promise<typeof import('pg')> {
-  pgModule ??= import('pg').then((m) => (m as unknown as { default?: typeof import('pg') }).default ?? m);
+  pgModule ??= require('pg') as typeof import('pg');
   return pgModule;
 }
