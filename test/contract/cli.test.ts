@@ -71,6 +71,14 @@ describe.each(kinds)('mdclaim on the $name board', (kind) => {
     }
   });
 
+  it('runs a command for each task with mdclaim run, and marks them done', async () => {
+    const { location: f, bytes } = await kind.make('- [ ] one\n- [ ] two\n');
+    const r = mdclaim(['run', '--file', f, '--by', 'r1', '--loop', '--until-settled', '--no-commit', '--', 'sh', '-c', 'echo "$MDCLAIM_TASK_TEXT"']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('one\ntwo\n');
+    expect((await bytes()).toString()).toBe('- [✅, r1] one\n- [✅, r1] two\n');
+  });
+
   it(kind.name === 'pg' ? "prints a task's history" : 'refuses history: a file keeps only the present', async () => {
     const { location: f } = await kind.make('- [ ] PLAT-1 one\n');
     mdclaim(['claim', 'PLAT-1', '--file', f, '--by', 'a']);
