@@ -17,6 +17,8 @@ export interface TaskRow {
   section: string | null;
   tags: string[];
   marker: Buffer | null;
+  body: Buffer;
+  text_end: number;
 }
 
 const RFC3339_UTC = `'YYYY-MM-DD"T"HH24:MI:SS"Z"'`;
@@ -33,19 +35,23 @@ export function isoSecond(expr: string): string {
 export function taskColumns(t: string, v = t, line = `mdclaim.line_of(${t}.board, ${t}.position, ${t}.lead_breaks)`): string {
   return `${t}.uid, ${v}.id, ${t}.text, ${line} AS line, ${t}.status, ${t}.by,
     ${isoSecond(`${t}.claimed_at`)} AS claimed_at, ${isoSecond(`${t}.expires_at`)} AS expires_at,
-    ${t}.lease_ms, ${t}.commit, ${t}.reason, ${t}.section, ${t}.tags, ${t}.marker`;
+    ${t}.lease_ms, ${t}.commit, ${t}.reason, ${t}.section, ${t}.tags, ${t}.marker, ${t}.body, ${t}.text_end`;
 }
 
 /** The same Task the file board gives for the same line. */
 export function toTask(r: TaskRow): Task {
-  const task: Task = { id: r.id, text: r.text, line: r.line, status: r.status, tags: r.tags };
+  // The text from the line's bytes, as the file board reads it (the text column cannot hold a NUL).
+  const text = r.body.subarray(0, r.text_end).toString('utf8').replace(/^[ \t]+/, '');
+  const task: Task = { id: r.id, text, line: r.line, status: r.status, tags: r.tags };
   // A marker still as imported keeps its fields as written (an ADW claim's odd spacing, a +02:00 time).
   const asWritten = r.marker === null ? null : parseMarker(r.marker.toString('latin1'), 0);
-  if (r.by !== null) task.by = r.by;
+  const by = asWritten?.by ?? r.by;
+  if (by !== null) task.by = by;
   // claimedAt, lease and expiresAt exactly as the file board derives them from the line.
   if (asWritten?.claimedAt !== undefined) Object.assign(task, claimTimes(asWritten));
   else if (r.claimed_at !== null) Object.assign(task, claimTimes({ claimedAt: r.claimed_at, leaseMs: Number(r.lease_ms) }));
-  if (r.commit !== null) task.commit = r.commit;
+  const commit = asWritten?.commit ?? r.commit;
+  if (commit !== null) task.commit = commit;
   if (r.reason !== null) task.reason = r.reason;
   if (r.section !== null) task.section = r.section;
   return task;

@@ -8,6 +8,15 @@ import { splitDocument, type Row } from './split.js';
 /** Positions leave room for this many inserts at one place before rows must move. */
 export const GAP = 1n << 20n;
 
+/**
+ * PostgreSQL text holds no U+0000. The bytes of the document (bytea) keep
+ * every NUL; the derived text columns, used for matching and display, carry
+ * U+FFFD in its place, and a Task's text is read back from the bytes.
+ */
+function sqlText<T extends string | null>(s: T): T {
+  return (s === null ? s : s.replaceAll('\u0000', '\uFFFD')) as T;
+}
+
 /** The rows of a split document as one JSON parameter (bytea as hex): one INSERT for the whole board. */
 export function rowsJson(rows: readonly Row[], positions: readonly bigint[]): string {
   return JSON.stringify(
@@ -22,18 +31,18 @@ export function rowsJson(rows: readonly Row[], positions: readonly bigint[]): st
       text_end: r.textEnd,
       lead_breaks: r.leadBreaks,
       body_breaks: r.bodyBreaks,
-      text: r.text,
+      text: sqlText(r.text),
       key: r.key,
       hash: r.hash,
-      tags: r.tags,
-      section: r.section,
-      worktree: r.worktree,
+      tags: r.tags.map(sqlText),
+      section: sqlText(r.section),
+      worktree: sqlText(r.worktree),
       status: r.status,
-      by: r.by,
+      by: sqlText(r.by),
       claimed_at: at,
       lease_ms: at === null ? null : r.leaseMs,
-      commit: r.commit,
-      reason: r.reason,
+      commit: sqlText(r.commit),
+      reason: sqlText(r.reason),
       };
     }),
   );
