@@ -121,29 +121,33 @@ async function main(): Promise<number> {
   const why = await pgUnreachable();
   const pg = why === null;
   if (!pg) progress(`PostgreSQL left out: ${PG_URL} is unreachable (${why}); set MDCLAIM_PG_URL or start the server`);
-  for (const name of opts.only) {
-    progress(`case ${name}`);
-    switch (name) {
-      case 'uncontended':
-        results.uncontended = await uncontended(cfg.uncontended, pg);
-        break;
-      case 'contended':
-        results.contended = await contended({ ...cfg.contended, pg });
-        results.contendedMany = await contended({ ...cfg.contendedMany, pg });
-        break;
-      case 'scaling':
-        results.scaling = await scaling(cfg.scaling);
-        break;
-      case 'cli':
-        results.cli = cli(cfg.cli);
-        break;
-      case 'write':
-        results.write = await writePaths(cfg.write);
-        break;
+  try {
+    for (const name of opts.only) {
+      progress(`case ${name}`);
+      switch (name) {
+        case 'uncontended':
+          results.uncontended = await uncontended(cfg.uncontended, pg);
+          break;
+        case 'contended':
+          results.contended = await contended({ ...cfg.contended, pg });
+          results.contendedMany = await contended({ ...cfg.contendedMany, pg });
+          break;
+        case 'scaling':
+          results.scaling = await scaling(cfg.scaling);
+          break;
+        case 'cli':
+          results.cli = cli(cfg.cli);
+          break;
+        case 'write':
+          results.write = await writePaths(cfg.write);
+          break;
+      }
+      removeTempDirs();
     }
-    removeTempDirs();
+  } finally {
+    // The bench's boards go even when a case fails.
+    await dropPgBoards();
   }
-  await dropPgBoards();
   progress(`done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   const failures: string[] = [];
   for (const run of [results.contended, results.contendedMany]) {
