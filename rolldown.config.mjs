@@ -6,7 +6,7 @@ import { defineConfig } from 'rolldown';
 export default defineConfig({
   input: 'src/cli.ts',
   platform: 'node',
-  // Native and rarely needed: loaded at run time, only when used.
-  external: ['fs-ext', 'proper-lockfile'],
+  // Native and optional: loaded at run time, only when a lock is taken.
+  external: ['fs-ext'],
   output: { file: 'dist/cli.js', format: 'esm', codeSplitting: false },
 });
