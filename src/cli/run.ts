@@ -1,13 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { usage } from '../errors.js';
-import { has, one, parseArgs, type Parsed } from './args.js';
+import { has, one, parseArgs } from './args.js';
 import { EXIT } from './exit.js';
 import { allowedFlags, commandHelp, COMMANDS, HELP } from './help.js';
 
-export interface Output {
-  out: (line: string) => void;
-  err: (line: string) => void;
-}
+import type { Command } from './commands/types.js';
+import type { Output } from './output.js';
 
 /** Run one command line; returns the exit status. Errors are thrown for the caller's single error map. */
 export async function run(argv: readonly string[], io: Output): Promise<number> {
@@ -48,22 +45,9 @@ export async function run(argv: readonly string[], io: Output): Promise<number> 
     ...(has(p, 'durable') ? { durable: true } : {}),
     ...(lockTimeout === undefined ? {} : { lockTimeout }),
   });
-  const { commands } = await import('./commands.js');
+  const commands: Record<string, Command> = await import('./commands/index.js');
   return commands[p.command]!(board, p, io);
 }
-
-/** `--by`, else MDCLAIM_BY; `next` and `claim` may make one up, the holder-only commands may not. */
-export function claimant(p: Parsed, generate: boolean): string {
-  const by = one(p, 'by') ?? process.env['MDCLAIM_BY'];
-  if (by !== undefined) return by;
-  if (generate) return randomBytes(4).toString('hex');
-  throw usage(`${p.command} needs --by (or MDCLAIM_BY): only the holder may do this`);
-}
-
-export function printJson(io: Output, doc: unknown): void {
-  io.out(JSON.stringify(doc));
-}
-
 
 async function version(): Promise<string> {
   const { readFileSync } = await import('node:fs');

@@ -1,0 +1,13 @@
+import type { Command } from './types.js';
+
+// One file per command; the registry is the only list (their flags and summaries are in ../help.ts).
+export { add } from './add.js';
+export { claim } from './claim.js';
+export { done } from './done.js';
+export { fail } from './fail.js';
+export { heartbeat } from './heartbeat.js';
+export { list } from './list.js';
+export { next } from './next.js';
+export { reap } from './reap.js';
+export { release } from './release.js';
+export type { Command };

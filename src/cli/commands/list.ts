@@ -1,0 +1,24 @@
+import { sectionMatches } from '../../board/claim.js';
+import { usage } from '../../errors.js';
+import { has, one } from '../args.js';
+import { EXIT } from '../exit.js';
+import { printJson } from '../output.js';
+import type { Command } from './types.js';
+
+const STATUSES = ['open', 'blocked', 'claimed', 'done', 'failed'];
+
+export const list: Command = async (board, p, io) => {
+  const status = one(p, 'status');
+  if (status !== undefined && !STATUSES.includes(status)) throw usage(`--status must be one of ${STATUSES.join(', ')}, got "${status}"`);
+  const section = one(p, 'section');
+  const tags = p.flags.get('tag') ?? [];
+  const tasks = (await board.list()).filter(
+    (t) => (status === undefined || t.status === status) && (section === undefined || sectionMatches(t.section, section)) && tags.every((g) => t.tags.includes(g)),
+  );
+  if (has(p, 'json')) printJson(io, { tasks });
+  else {
+    const w = Math.max(0, ...tasks.map((t) => t.id.length));
+    for (const t of tasks) io.out(`${t.id.padEnd(w)}  ${(t.status + (t.by ? ` by ${t.by}` : '')).padEnd(20)}  ${t.text}`);
+  }
+  return EXIT.OK;
+};

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import { usage } from '../errors.js';
+import type { Task } from '../format/task.js';
+import { has, one, type Parsed } from './args.js';
+import { EXIT } from './exit.js';
+
+/** Where a command writes: results to `out` (stdout), everything else to `err` (stderr). */
+export interface Output {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+export function printJson(io: Output, doc: unknown): void {
+  io.out(JSON.stringify(doc));
+}
+
+/** `--by`, else MDCLAIM_BY; `next` and `claim` may make one up, the holder-only commands may not. */
+export function claimant(p: Parsed, generate: boolean): string {
+  const by = one(p, 'by') ?? process.env['MDCLAIM_BY'];
+  if (by !== undefined) return by;
+  if (generate) return randomBytes(4).toString('hex');
+  throw usage(`${p.command} needs --by (or MDCLAIM_BY): only the holder may do this`);
+}
+
+/** The one task argument of a task command (checked by the dispatcher). */
+export const taskArg = (p: Parsed): string => p.positionals[0]!;
+
+/** Say what changed: the task as JSON, or one line. */
+export function changed(task: Task, p: Parsed, io: Output, line: string): number {
+  if (has(p, 'json')) printJson(io, { task });
+  else io.out(line);
+  return EXIT.OK;
+}
