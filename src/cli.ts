@@ -3,14 +3,16 @@ import { MdclaimError } from './errors.js';
 import { exitCodeFor } from './cli/exit.js';
 import { run } from './cli/run.js';
 
-const json = process.argv.includes('--json');
+// Only mdclaim's own options: the words after `--` belong to the command `lock` runs.
+const argv = process.argv.slice(2);
+const json = (argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv).includes('--json');
 const io = {
   out: (line: string) => process.stdout.write(line + '\n'),
   err: (line: string) => process.stderr.write(line + '\n'),
 };
 
 // The one catch: every failure becomes one line on stderr and one exit status.
-run(process.argv.slice(2), io).then(
+run(argv, io).then(
   (code) => {
     process.exitCode = code;
   },

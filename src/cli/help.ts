@@ -1,8 +1,11 @@
 /** What each command takes, for --help and for rejecting flags that do not apply. */
 export interface CommandSpec {
-  args: 'none' | 'task' | 'text';
+  /** `command`: a command line after `--`. */
+  args: 'none' | 'task' | 'text' | 'command';
   flags: string[];
   summary: string;
+  /** Takes only its own flags and --file, not the common ones (--json, --write, …). */
+  ownFlagsOnly?: boolean;
 }
 
 const COMMON = ['file', 'json', 'help', 'write', 'durable', 'lock-timeout'];
@@ -17,10 +20,19 @@ export const COMMANDS: Record<string, CommandSpec> = {
   release: { args: 'task', flags: ['by'], summary: 'give your task back, open' },
   reap: { args: 'none', flags: ['ttl', 'dry-run', 'include-untimed'], summary: 'reopen claims older than the TTL (run it from cron)' },
   add: { args: 'text', flags: ['section', 'quiet'], summary: 'append an open task' },
+  lock: {
+    args: 'command',
+    flags: ['shared', 'lock-timeout'],
+    summary: "run a command holding the board's lock (--shared: only writers wait)",
+    ownFlagsOnly: true,
+  },
 };
 
+const argName = (c: CommandSpec) => (c.args === 'task' ? ' <task>' : c.args === 'text' ? ' <text>' : c.args === 'command' ? ' -- <cmd>' : '');
+
 export function allowedFlags(command: string): Set<string> {
-  return new Set([...COMMON, ...(COMMANDS[command]?.flags ?? [])]);
+  const c = COMMANDS[command];
+  return new Set([...(c?.ownFlagsOnly ? ['file', 'help'] : COMMON), ...(c?.flags ?? [])]);
 }
 
 export const HELP = `mdclaim — race-safe task claims in a shared markdown tasks.md
@@ -29,7 +41,7 @@ Usage: mdclaim <command> [task] [options]
 
 Commands:
 ${Object.entries(COMMANDS)
-  .map(([name, c]) => `  ${(name + (c.args === 'task' ? ' <task>' : c.args === 'text' ? ' <text>' : '')).padEnd(18)}${c.summary}`)
+  .map(([name, c]) => `  ${(name + argName(c)).padEnd(18)}${c.summary}`)
   .join('\n')}
 
 Options:
@@ -52,6 +64,7 @@ Options:
                         rename it over (or MDCLAIM_WRITE)
       --durable         fsync before returning
       --lock-timeout D  give up waiting for the lock after D (default 10s)
+      --shared          lock: hold the lock shared (other readers run, writers wait)
   -h, --help            show this help (mdclaim <command> --help for one)
   -V, --version         print the version
 
@@ -63,6 +76,7 @@ Exit status:
   2  usage error (unknown command or option, bad --by, bad duration)
   3  nothing to do: no task matches, or nothing claimable
   4  conflict: held by another, not the holder, already done or failed, blocked
+  lock passes on its command's exit status (128+n for a death by signal n)
 
 Example:
   id=$(mdclaim next --by "$AGENT" -q) && work "$id" && mdclaim done "$id" --by "$AGENT"
@@ -70,7 +84,7 @@ Example:
 
 export function commandHelp(command: string): string {
   const c = COMMANDS[command]!;
-  const arg = c.args === 'task' ? ' <task>' : c.args === 'text' ? ' <text>' : '';
-  const flags = [...c.flags, 'file', 'json'].map((f) => `--${f}`).join(' ');
-  return `mdclaim ${command}${arg} [options]\n\n${c.summary}.\n\nOptions: ${flags}\n(see mdclaim --help for what each means and for exit statuses)\n`;
+  const flags = [...c.flags, 'file', ...(c.ownFlagsOnly ? [] : ['json'])].map((f) => `--${f}`).join(' ');
+  const usageLine = c.args === 'command' ? `mdclaim ${command} [options] -- <command> [args…]` : `mdclaim ${command}${argName(c)} [options]`;
+  return `${usageLine}\n\n${c.summary}.\n\nOptions: ${flags}\n(see mdclaim --help for what each means and for exit statuses)\n`;
 }

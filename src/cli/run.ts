@@ -33,6 +33,9 @@ export async function run(argv: readonly string[], io: Output): Promise<number> 
   if (spec.args === 'none' && p.positionals.length > 0) throw usage(`${p.command} takes no argument, got "${p.positionals[0]}"`);
   if (spec.args === 'task' && p.positionals.length !== 1) throw usage(`${p.command} needs exactly one task id`);
   if (spec.args === 'text' && p.positionals.length === 0) throw usage(`${p.command} needs the task's text`);
+  if (spec.args === 'command' && (!p.rest?.length || p.positionals.length !== p.rest.length)) {
+    throw usage(`${p.command} needs a command after --: mdclaim ${p.command} [options] -- <command> [args…]`);
+  }
 
   const write = one(p, 'write');
   if (write !== undefined && write !== 'auto' && write !== 'replace') throw usage(`--write must be auto or replace, got "${write}"`);

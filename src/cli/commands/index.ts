@@ -7,6 +7,7 @@ export { done } from './done.js';
 export { fail } from './fail.js';
 export { heartbeat } from './heartbeat.js';
 export { list } from './list.js';
+export { lock } from './lock.js';
 export { next } from './next.js';
 export { reap } from './reap.js';
 export { release } from './release.js';
