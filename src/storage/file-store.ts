@@ -133,7 +133,7 @@ export class FileStore {
   private async take(exclusive: boolean, timeoutMs: number): Promise<{ target: LockTarget; unlock: () => void }> {
     const target = resolve(this.file);
     if (!this.fsChecked) {
-      refuseNetworkFs(target.dir, this.opts.allowNetworkFs);
+      refuseNetworkFs(target.dir, this.opts.allowNetworkFs, this.file);
       this.fsChecked = true;
     }
     const attempt = this.lock.attempt(target, exclusive);

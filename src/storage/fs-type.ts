@@ -21,7 +21,7 @@ const NETWORK_FS: Record<number, string> = {
 };
 
 /** Refuse a board on a network file system, where a lock taken here does not stop another host. */
-export function refuseNetworkFs(path: string, allow: boolean): void {
+export function refuseNetworkFs(path: string, allow: boolean, shown = path): void {
   if (allow) return;
   let type: number;
   try {
@@ -33,8 +33,8 @@ export function refuseNetworkFs(path: string, allow: boolean): void {
   if (name) {
     throw new MdclaimError(
       'UNSUPPORTED_FS',
-      `${path} is on ${name}, where file locks may not exclude other hosts; use PostgreSQL for several hosts, or set MDCLAIM_ALLOW_NFS=1 if every claimer runs on this host`,
-      { file: path },
+      `${shown} is on ${name}, where file locks may not exclude other hosts; use PostgreSQL for several hosts, or set MDCLAIM_ALLOW_NFS=1 if every claimer runs on this host`,
+      { file: shown },
     );
   }
 }
