@@ -15,7 +15,7 @@ export interface Results {
 
 /** Why a target is missed, from `node --cpu-prof` of the claim and reap paths (docs/benchmarks.md has the long form). */
 const WHY_MISSED: Record<string, string> = {
-  '1a': 'about 10 syscalls a claim (open, fstat, flock, stat re-check, read, pwrite, pread read-back, unlock, close) against the floor\'s 4, and the scan of the board',
+  '1a': 'about 14 syscalls a claim (lstat; open, flock, unlock and close of the directory; open, fstat, read and close of the board; access, stat and pread to check it is still what was read; pwrite; pread read-back) against the floor\'s 4, and the scan of the board',
   '1b': 'fdatasync is most of both; mdclaim adds the syscalls of 1a',
   '2a': 'each worker is a fresh process, so the scanner runs cold (about 3 µs a line against 0.5 µs warm) over the claimed lines above the first open one, and every claim rewrites the 30 KiB board by temp file + rename, all while holding the lock',
   '2b': 'waiters poll a non-blocking flock with jittered back-off (at most 4 ms) instead of queueing in the kernel, so an unlucky waiter loses many rounds in a row; 8 processes on 2 cores also preempt holders',

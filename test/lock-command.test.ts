@@ -76,6 +76,20 @@ describe('mdclaim lock -- <command>', () => {
     expect(read(file)).toMatch(/^- \[🟡, w, \S+\] uno\n- \[ \] two\n$/);
   });
 
+  it('keeps --lock-timeout one deadline however often the holder replaces the file', async () => {
+    const file = boardFile(BOARD);
+    const go = join(dirname(file), 'go');
+    const held = lockRunning(file, `echo in; while [ ! -e '${go}' ]; do sed -i 's/one/one/' '${file}'; sleep 0.01; done`);
+    await held.ready;
+    const r = await mdclaimAsync(['next', '--file', file, '--by', 'w', '--lock-timeout', '300ms']);
+    // It gave up while the holder was still at it, not when the holder stopped.
+    expect(existsSync(go)).toBe(false);
+    expect(held.child.exitCode).toBeNull();
+    expect(r.stderr).toMatch(/^error\[LOCK_TIMEOUT\]: .* after 300 ms\n$/);
+    writeFileSync(go, '');
+    expect((await held.done).status).toBe(0);
+  });
+
   it('times out with exit 1 and LOCK_TIMEOUT without running the command', async () => {
     const file = boardFile(BOARD);
     const go = join(dirname(file), 'go');
