@@ -14,7 +14,7 @@ const workMs = Number(process.env.WORK_MS ?? 2000);
 const heartbeatMs = Number(process.env.HEARTBEAT_MS ?? 60_000);
 const exitWhenIdle = process.env.EXIT_WHEN_IDLE === '1';
 
-// Claims older than the lease may be taken over by others: heartbeat well within it.
+// Our claims carry this lease on their line; past it anyone may take them over: heartbeat well within it.
 const board = openBoard(file, { lease: process.env.LEASE ?? '30m' });
 
 /** Stand-in for the real work (spawning an agent in a worktree, say). */
@@ -26,17 +26,34 @@ async function work(task) {
 
 async function runOne(task) {
   console.log(`${by}: working on ${task.id} "${task.text}"`);
+  // Every write is fenced to this claim (its claim time), so a newer claim of the line is never touched.
+  // Beats run one after another, and the final write waits for the last one, so it carries the latest claim time.
+  let claimedAt = task.claimedAt;
+  let beating = Promise.resolve();
   const beat = setInterval(() => {
-    board.heartbeat(task.id, { by }).catch((err) => console.error(`${by}: heartbeat failed: ${err.message}`));
+    beating = beating.then(() =>
+      board.heartbeat(task.id, { by, claimedAt }).then(
+        (t) => void (claimedAt = t.claimedAt),
+        (err) => console.error(`${by}: heartbeat failed: ${err.message}`),
+      ),
+    );
   }, heartbeatMs);
+  const settle = async () => {
+    clearInterval(beat);
+    await beating;
+  };
   try {
     const commit = await work(task);
-    await board.done(task.id, { by, commit });
+    await settle();
+    await board.done(task.id, { by, claimedAt, commit });
     console.log(`${by}: done ${task.id} at ${commit}`);
   } catch (err) {
     // CONFLICT here means the lease lapsed and someone else took the task over.
     if (err.code === 'CONFLICT') console.error(`${by}: lost ${task.id}: ${err.message}`);
-    else await board.fail(task.id, { by, reason: err.message });
+    else {
+      await settle();
+      await board.fail(task.id, { by, claimedAt, reason: err.message });
+    }
   } finally {
     clearInterval(beat);
   }

@@ -7,7 +7,8 @@ export type ErrorCode =
   | 'LOCK_TIMEOUT' // could not take the lock before the deadline
   | 'IO' // the file system said no
   | 'VERIFY' // the write did not read back as written
-  | 'UNSUPPORTED_FS'; // network file system without opt-in
+  | 'UNSUPPORTED_FS' // network file system without opt-in
+  | 'EDITOR'; // mdclaim edit: the editor failed, or the copy it edited is gone
 
 /**
  * The one error class mdclaim throws. `code` says what kind of failure it is;

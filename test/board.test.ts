@@ -54,9 +54,10 @@ describe('board', () => {
     expect((await moved.list())[0]!.id).toBe(before[0]!.id);
   });
 
-  it('numbers duplicate texts in file order and uses a leading tracker key as the id', async () => {
+  it('gives exact duplicate texts one id and uses a leading tracker key as the id', async () => {
     const tasks = await openBoard(boardFile('- [ ] same\n- [ ] same\n- [ ] PLAT-1 Add login\n')).list();
-    expect(tasks[1]!.id).toBe(`${tasks[0]!.id}-2`);
+    expect(tasks[1]!.id).toBe(tasks[0]!.id);
+    expect(tasks[0]!.id).toMatch(/^[0-9a-f]{12}$/);
     expect(tasks[2]!.id).toBe('PLAT-1');
   });
 
@@ -109,11 +110,15 @@ describe('board', () => {
     expect(read(file)).toBe('## A\r\n- [ ] one\r\n- [ ] two\r\n');
   });
 
-  it('lets a lease of 0s make every timed claim lapsed', async () => {
-    const board = openBoard(boardFile('[🟡, x, 2026-11-30T04:06:29Z] a\n[🟡, y] b\n'), { now: at('2026-11-30T04:06:29Z') });
-    expect(await board.next({ by: 'z', lease: '0s' })).toMatchObject({ text: 'a', by: 'z' });
-    // Even the claim just made is lapsed at 0s; the untimed one never is.
-    expect(await board.next({ by: 'q', lease: '0s' })).toMatchObject({ text: 'a', by: 'q' });
+  it("gives a claim made with a lease of 0s a lease that has run out at once, and takes nobody else's claim with it", async () => {
+    const file = boardFile('[🟡, x, 2026-11-30T04:06:29Z] a\n[🟡, y] b\n[ ] c\n');
+    const board = openBoard(file, { now: at('2026-11-30T04:06:30Z') });
+    // x's claim has its own 30m lease: a lease of 0s asked by z does not make it lapse.
+    expect(await board.next({ by: 'z', lease: '0s' })).toMatchObject({ text: 'c', by: 'z', lease: '0s', expiresAt: '2026-11-30T04:06:30Z' });
+    expect(read(file)).toContain('[🟡, z, 2026-11-30T04:06:30Z, 0s] c');
+    // z's claim is lapsed by its own lease, so the next claimer takes it; the untimed one never lapses.
+    expect(await board.next({ by: 'q' })).toMatchObject({ text: 'c', by: 'q', lease: '30m' });
+    expect(await board.next({ by: 'r', lease: '0s' })).toBeNull();
   });
 
   it('refuses heartbeat, done, fail and release from a non-holder and leaves the file untouched', async () => {

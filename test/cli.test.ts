@@ -35,7 +35,7 @@ describe('mdclaim CLI', () => {
     const first = mdclaim(['next', '--file', file, '--by', 'agent-7', '--lease', '2h']);
     expect(first.status).toBe(0);
     expect(first.stdout).toMatch(/^claimed PLAT-1 by agent-7 \(lease expires \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)\n$/);
-    expect(read(file)).toMatch(/^\[🟡, agent-7, \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\] PLAT-1 Add login \{backend\}$/m);
+    expect(read(file)).toMatch(/^\[🟡, agent-7, \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ, 2h\] PLAT-1 Add login \{backend\}$/m);
     const second = mdclaim(['next', '--file', file, '--by', 'agent-8', '-q']);
     expect(second).toMatchObject({ status: 0, stdout: `${json(mdclaim(['list', '--file', file, '--json']).stdout).tasks[3].id}\n` });
     const none = mdclaim(['next', '--file', file, '--by', 'agent-9', '--json']);
@@ -102,7 +102,7 @@ describe('mdclaim CLI', () => {
 
   it('reaps claims older than the TTL, quietly when there are none, and dry-runs', () => {
     const file = boardFile(BOARD);
-    expect(mdclaim(['reap', '--file', file, '--ttl', '100000d'])).toMatchObject({ status: 0, stdout: '', stderr: '' });
+    expect(mdclaim(['reap', '--file', file, '--ttl', '36500d'])).toMatchObject({ status: 0, stdout: '', stderr: '' });
     const dry = mdclaim(['reap', '--file', file, '--ttl', '0s', '--dry-run', '--json']);
     expect(json(dry.stdout).reaped.map((t: { by: string }) => t.by)).toEqual(['codex']);
     expect(read(file)).toBe(BOARD);
@@ -177,7 +177,7 @@ describe('mdclaim CLI', () => {
   it('prints help that lists every command and the exit statuses, and a version', () => {
     const r = mdclaim(['--help']);
     expect(r.status).toBe(0);
-    for (const cmd of ['list', 'next', 'claim', 'heartbeat', 'done', 'fail', 'release', 'reap', 'add']) expect(r.stdout).toContain(`  ${cmd}`);
+    for (const cmd of ['list', 'next', 'claim', 'heartbeat', 'done', 'fail', 'release', 'reap', 'add', 'edit']) expect(r.stdout).toContain(`  ${cmd}`);
     expect(r.stdout).toContain('4  conflict');
     expect(mdclaim(['next', '--help']).stdout).toContain('--lease');
     expect(mdclaim(['--version']).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);

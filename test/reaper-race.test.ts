@@ -7,7 +7,8 @@ describe.each(['flock', 'mkdir'])('a reaper racing claimers (%s)', (lock) => {
   it('reopens every stale claim and loses no fresh one', async () => {
     const env = { MDCLAIM_LOCK: lock };
     const open = Array.from({ length: 240 }, (_, i) => `- [ ] fresh ${i}`);
-    const stale = Array.from({ length: 60 }, (_, i) => `- [🟡, ghost${i}, 2020-01-01T00:00:00Z] stale ${i}`);
+    // Their own lease outlives the test, so no claimer may take them over: only the reaper's --ttl reopens them.
+    const stale = Array.from({ length: 60 }, (_, i) => `- [🟡, ghost${i}, 2020-01-01T00:00:00Z, 36500d] stale ${i}`);
     // Interleave stale claims among open tasks so reaper and claimers touch the same region.
     const body = open.flatMap((line, i) => (i % 4 === 0 ? [stale[i / 4]!, line] : [line]));
     const file = boardFile(body.join('\n') + '\n');

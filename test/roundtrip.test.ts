@@ -27,7 +27,9 @@ describe('claim and release through the board', () => {
         const file = boardFile(text);
         const original = readFileSync(file);
         const b = openBoard(file);
-        for (const task of parseTasks(text)) {
+        const tasks = parseTasks(text);
+        // Exact duplicates share an id and `claim` takes the first claimable of them: only a task whose id is its own comes back to its line.
+        for (const task of tasks.filter((t) => tasks.filter((u) => u.id === t.id).length === 1)) {
           const line = original.toString('utf8').split(/\r?\n/)[task.line - 1]!;
           if (!/^\s*(?:[-*+]|\d+[.)])?\s*\[ \]/.test(line) || task.status !== 'open') continue;
           const claimed = await b.claim(task.id, { by: 'prop' });
@@ -39,7 +41,7 @@ describe('claim and release through the board', () => {
           roundTrips++;
         }
       }),
-      { numRuns: 150 },
+      { numRuns: 250 },
     );
     // The generator must actually produce claimable lines for this to prove anything.
     expect(roundTrips).toBeGreaterThan(100);

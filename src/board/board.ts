@@ -1,17 +1,25 @@
 import { MdclaimError, usage } from '../errors.js';
+import { toByteString } from '../format/bytes.js';
 import { isValidBy } from '../format/marker.js';
 import type { Task } from '../format/task.js';
 import { FileStore, type WriteMode } from '../storage/file-store.js';
 import type { LockKind } from '../storage/lock.js';
 import { add } from './add.js';
+import { checkReading } from './check-reading.js';
 import { claimById, claimNext } from './claim.js';
 import { parseDuration } from './duration.js';
-import { done, fail, heartbeat, release } from './finish.js';
+import { applyEdit, type EditResult } from './edit.js';
+import { done, fail, heartbeat, release, type Holder } from './finish.js';
+import type { Plan } from './plan.js';
 import { reap } from './reap.js';
 import { listTasks } from './walk.js';
 
 export interface BoardOptions {
-  /** How old a claim must be before `next`/`claim` may take it over (default `30m`). */
+  /**
+   * The lease claims made through this board get (default `30m`): written on
+   * the claim's line when it is not 30m. Whether someone else's claim has
+   * lapsed is decided by that claim's own lease, never by this.
+   */
   lease?: string | number;
   /** `auto` writes one line in place when that is crash-atomic, else replaces the file; `replace` always replaces (default `MDCLAIM_WRITE` or `auto`). */
   write?: WriteMode;
@@ -29,12 +37,24 @@ export interface BoardOptions {
 
 export interface NextOptions {
   by: string;
+  /** This claim's lease (default: the board's `lease`). */
   lease?: string | number;
   tags?: readonly string[];
   section?: string;
 }
 
 export const DEFAULT_LEASE = '30m';
+
+/**
+ * Who makes a holder operation: the claimant, and optionally the claim time
+ * it was given (`Task.claimedAt` from next/claim/heartbeat). With `claimedAt`
+ * the write applies only to that very claim: a line claimed again since, even
+ * by the same `by`, answers CONFLICT.
+ */
+export interface HolderOptions {
+  by: string;
+  claimedAt?: string;
+}
 
 /** Open a board file; nothing is read until an operation runs. */
 export function openBoard(path: string, options: BoardOptions = {}): Board {
@@ -89,55 +109,89 @@ export class Board {
   async next(options: NextOptions): Promise<Task | null> {
     const by = checkBy(options?.by);
     const leaseMs = this.lease(options.lease);
-    const filter = { ...(options.tags ? { tags: checkTags(options.tags) } : {}), ...(options.section === undefined ? {} : { section: options.section }) };
-    return this.store.update((src) => claimNext(src, filter, { by, leaseMs, now: this.now() }));
+    const filter = { ...(options.tags ? { tags: checkTags(options.tags) } : {}), ...(options.section === undefined ? {} : { section: checkSection(options.section) }) };
+    return this.update((src) => claimNext(src, filter, { by, leaseMs, now: this.now() }));
   }
 
-  /** Claim one task by id. Throws CONFLICT (with `holder`) when someone else holds it, or it is finished or blocked. */
+  /**
+   * Claim one task by id: the first claimable line with that id (exact
+   * duplicates share one), else renew the caller's own claim of it. Throws
+   * CONFLICT (with `holder`) when someone else holds it, or it is finished or
+   * blocked; NOT_FOUND when no task has the id; USAGE when the id is a tracker
+   * key on several tasks (the message lists their ids).
+   */
   async claim(id: string, options: { by: string; lease?: string | number }): Promise<Task> {
     const by = checkBy(options?.by);
     const leaseMs = this.lease(options.lease);
     checkId(id);
-    return this.store.update((src) => claimById(src, id, { by, leaseMs, now: this.now() }));
+    return this.update((src) => claimById(src, id, { by, leaseMs, now: this.now() }));
   }
 
-  /** Renew the holder's claim timestamp. */
-  async heartbeat(id: string, options: { by: string }): Promise<Task> {
-    const by = checkBy(options?.by);
+  /** Renew the holder's claim timestamp; the claim keeps its own lease. */
+  async heartbeat(id: string, options: HolderOptions): Promise<Task> {
+    const who = checkHolder(options);
     checkId(id);
-    return this.store.update((src) => heartbeat(src, id, by, this.now()));
+    return this.update((src) => heartbeat(src, id, who, this.now()));
   }
 
-  async done(id: string, options: { by: string; commit?: string }): Promise<Task> {
-    const by = checkBy(options?.by);
+  async done(id: string, options: HolderOptions & { commit?: string }): Promise<Task> {
+    const who = checkHolder(options);
     checkId(id);
-    return this.store.update((src) => done(src, id, by, options.commit));
+    return this.update((src) => done(src, id, who, options.commit));
   }
 
-  async fail(id: string, options: { by: string; reason?: string }): Promise<Task> {
-    const by = checkBy(options?.by);
+  async fail(id: string, options: HolderOptions & { reason?: string }): Promise<Task> {
+    const who = checkHolder(options);
     checkId(id);
-    return this.store.update((src) => fail(src, id, by, options.reason));
+    return this.update((src) => fail(src, id, who, options.reason));
   }
 
-  async release(id: string, options: { by: string }): Promise<Task> {
-    const by = checkBy(options?.by);
+  async release(id: string, options: HolderOptions): Promise<Task> {
+    const who = checkHolder(options);
     checkId(id);
-    return this.store.update((src) => release(src, id, by));
+    return this.update((src) => release(src, id, who));
   }
 
-  /** Revert claims older than `ttl` to open; returns them as they were. */
+  /**
+   * Reopen every claim past its own lease; with `ttl`, also every claim at
+   * least that old whatever its lease (the operator's override). Untimed ADW
+   * claims only with `includeUntimed`. Returns them as they were.
+   */
   async reap(options: { ttl?: string | number; dryRun?: boolean; includeUntimed?: boolean } = {}): Promise<Task[]> {
-    const ttlMs = options.ttl === undefined ? this.leaseMs : parseDuration(options.ttl, 'ttl');
+    const ttlMs = options.ttl === undefined ? undefined : parseDuration(options.ttl, 'ttl');
     const dryRun = options.dryRun ?? false;
     const includeUntimed = options.includeUntimed ?? false;
-    return this.store.update((src) => reap(src, { ttlMs, dryRun, includeUntimed, now: this.now() }));
+    return this.update((src) => reap(src, { ...(ttlMs === undefined ? {} : { ttlMs }), dryRun, includeUntimed, now: this.now() }));
   }
 
   /** Append an open task under the lock, at the end of `section` (created if missing) or of the board. */
   async add(text: string, options: { section?: string } = {}): Promise<Task> {
     if (typeof text !== 'string') throw usage(`text must be a string, got ${typeof text}`);
-    return this.store.update((src) => add(src, text, options.section));
+    return this.update((src) => add(src, text, options.section));
+  }
+
+  /** The one write path of every transition: decide, check the new bytes read as meant, then write. */
+  private update<T>(decide: (src: string) => Plan<T>): Promise<T> {
+    return this.store.update((src) => checkReading(src, decide(src)));
+  }
+
+  /** The board's bytes, read under a shared lock: the snapshot a person edits. */
+  async snapshot(): Promise<Buffer> {
+    return this.store.read((src) => Buffer.from(src, 'latin1'));
+  }
+
+  /**
+   * Apply a person's edit of `snapshot` (what `snapshot()` returned) to the
+   * board as it is now, under the exclusive lock: a three-way merge that
+   * keeps what was done meanwhile. Where both changed one task it writes
+   * nothing and returns the conflicts. Markers typed by hand are taken as typed.
+   */
+  async applyEdit(snapshot: Uint8Array | string, mine: Uint8Array | string): Promise<EditResult> {
+    if (!isBytes(snapshot) || !isBytes(mine)) throw usage('applyEdit: snapshot and mine must be strings or byte arrays');
+    const base = toByteString(snapshot);
+    const edited = toByteString(mine);
+    // Not a transition, so not through checkReading: the merge makes its own check, that every line reads as on the side it came from.
+    return this.store.update((src) => applyEdit(src, base, edited));
   }
 
   private lease(lease: string | number | undefined): number {
@@ -150,6 +204,25 @@ function checkBy(by: unknown): string {
     throw usage(`by must be 1–64 of [A-Za-z0-9._:@-], got ${typeof by === 'string' ? `"${by}"` : typeof by}`);
   }
   return by;
+}
+
+function isBytes(x: unknown): x is Uint8Array | string {
+  return typeof x === 'string' || x instanceof Uint8Array;
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+function checkHolder(options: HolderOptions): Holder {
+  const by = checkBy(options?.by);
+  const at = options.claimedAt;
+  if (at === undefined) return { by };
+  if (typeof at !== 'string' || !RFC3339.test(at)) throw usage(`claimedAt must be an RFC 3339 time as a claim carries it, got ${typeof at === 'string' ? `"${at}"` : typeof at}`);
+  return { by, claimedAt: at };
+}
+
+function checkSection(section: unknown): string {
+  if (typeof section !== 'string') throw usage(`section must be a string, got ${typeof section}`);
+  return section;
 }
 
 function checkId(id: unknown): void {

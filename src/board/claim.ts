@@ -1,14 +1,15 @@
-import { MdclaimError } from '../errors.js';
+import { MdclaimError, usage } from '../errors.js';
 import { bytes, utf8, type ByteString } from '../format/bytes.js';
-import type { Change } from '../storage/file-store.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
-import { parseTags, toTask, type Task } from '../format/task.js';
+import { claimTimes, parseTags, type Task } from '../format/task.js';
 import { cutoff, isClaimable } from './claimable.js';
 import { notClaimable } from './conflict.js';
-import { findById, idOf, walk, type Seen } from './walk.js';
+import { markerPlan, type Plan } from './plan.js';
+import { lookup, taskOf, walk, type Seen } from './walk.js';
 
 export interface ClaimArgs {
   by: string;
+  /** The new claim's own lease, written on its line when it is not the default. */
   leaseMs: number;
   now: number;
 }
@@ -18,15 +19,14 @@ export interface NextFilter {
   section?: string;
 }
 
-/** Rewrite one task's marker as claimed by `by` now. */
-function claimChange(src: ByteString, seen: Seen, id: string, args: ClaimArgs): Change<Task> {
+/** Rewrite one task's marker as claimed by `by` now, with its lease. */
+function claimChange(src: ByteString, seen: Seen, args: ClaimArgs): Plan<Task> {
   const claimedAt = formatClaimedAt(args.now);
-  const marker = renderMarker({ status: 'claimed', by: args.by, claimedAt });
-  const before = toTask(src, seen.t, id);
-  const task: Task = { ...before, status: 'claimed', by: args.by, claimedAt };
+  const marker = { status: 'claimed' as const, by: args.by, claimedAt, leaseMs: args.leaseMs };
+  const task: Task = { ...taskOf(src, seen), status: 'claimed', by: args.by, ...claimTimes(marker) };
   delete task.commit;
   delete task.reason;
-  return { edits: [{ start: seen.t.markerStart, end: seen.t.marker.end, bytes: bytes(marker) }], result: task };
+  return markerPlan(seen, bytes(renderMarker(marker)), task);
 }
 
 /** Does a section heading name `wanted`, as its text or as an ADW `Git Worktree <name>`? */
@@ -38,20 +38,18 @@ export function sectionMatches(section: string | undefined, wanted: string): boo
 }
 
 /** Claim the first claimable task in file order that matches the filter; null when there is none. */
-export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs): Change<Task | null> {
-  const above: number[] = [];
+export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs): Plan<Task | null> {
   const tags = filter.tags ?? [];
-  const limit = cutoff(args.now, args.leaseMs);
-  const picked = walk(src, (s) => {
-    const ok =
-      isClaimable(s.t.marker, s.aboveAllDone, limit) &&
+  const now = cutoff(args.now);
+  const picked = walk(
+    src,
+    (s) =>
+      isClaimable(s.t.marker, s.aboveAllDone, now) &&
       (filter.section === undefined || sectionMatches(s.t.section, filter.section)) &&
-      (tags.length === 0 || hasTags(src, s, tags));
-    if (!ok) above.push(s.text[0], s.text[1]);
-    return ok;
-  });
-  if (!picked) return { edits: [], result: null };
-  return claimChange(src, picked, idOf(src, picked.text, above), args);
+      (tags.length === 0 || hasTags(src, s, tags)),
+  );
+  if (!picked) return { edits: [], result: null, changes: [] };
+  return claimChange(src, picked, args);
 }
 
 function hasTags(src: ByteString, s: Seen, tags: readonly string[]): boolean {
@@ -59,12 +57,25 @@ function hasTags(src: ByteString, s: Seen, tags: readonly string[]): boolean {
   return tags.every((t) => have.includes(t));
 }
 
-/** Claim one task by id: it must be claimable, or already held by the same claimant (a renewal). */
-export function claimById(src: ByteString, id: string, args: ClaimArgs): Change<Task> {
-  const found = findById(src, id);
-  if (!found) throw new MdclaimError('NOT_FOUND', `no task with id ${id}`);
-  const { seen, task } = found;
-  const mine = task.status === 'claimed' && task.by === args.by;
-  if (!mine && !isClaimable(seen.t.marker, seen.aboveAllDone, cutoff(args.now, args.leaseMs))) throw notClaimable(task);
-  return claimChange(src, seen, task.id, args);
+/**
+ * Claim one task by id: the first line with that id that is claimable, else
+ * one the same claimant holds already (a renewal). Exact duplicates share an
+ * id and are interchangeable here. A tracker key on several lines names no
+ * one task, so it is refused as a usage error listing the ids to use instead.
+ */
+export function claimById(src: ByteString, id: string, args: ClaimArgs): Plan<Task> {
+  const now = cutoff(args.now);
+  const claimable = (s: Seen) => isClaimable(s.t.marker, s.aboveAllDone, now);
+  const { form, found } = lookup(src, id, (s) => claimable(s));
+  if (found.length === 0) throw new MdclaimError('NOT_FOUND', `no task with id ${id}`);
+  if (form === 'key' && found.length > 1) throw ambiguousKey(src, id, found);
+  const pick = found.find(claimable) ?? found.find((s) => s.t.marker.status === 'claimed' && s.t.marker.by === args.by);
+  if (!pick) throw notClaimable(taskOf(src, found[0]!));
+  return claimChange(src, pick, args);
+}
+
+/** A key on several lines: say which ids name them. */
+export function ambiguousKey(src: ByteString, key: string, found: readonly Seen[], what = 'tasks'): MdclaimError {
+  const ids = found.map((s) => `${taskOf(src, s).id} (line ${s.t.line})`).join(', ');
+  return usage(`${key} is on ${found.length} ${what}, so it is not an id: use one of ${ids}`);
 }

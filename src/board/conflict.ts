@@ -18,14 +18,18 @@ export function notClaimable(task: Task): MdclaimError {
   }
 }
 
-/** Only the holder may heartbeat, finish or release a claim. */
-export function notHolder(task: Task, who: string): MdclaimError {
+/** Only the holder may heartbeat, finish or release a claim, and a fenced write only the claim it names. */
+export function notHolder(task: Task, who: { by: string; claimedAt?: string }): MdclaimError {
   if (task.status !== 'claimed') {
     if (task.status === 'done' || task.status === 'failed') return notClaimable(task);
     return new MdclaimError('CONFLICT', `${task.id} is not claimed by anyone (it is ${task.status})`);
   }
-  if (task.by === undefined) return new MdclaimError('CONFLICT', `${task.id} is claimed by someone unnamed, not ${who}`);
-  return new MdclaimError('CONFLICT', `${task.id} is claimed by ${task.by}, not ${who}`, { holder: task.by });
+  if (task.by === undefined) return new MdclaimError('CONFLICT', `${task.id} is claimed by someone unnamed, not ${who.by}`);
+  if (task.by === who.by && who.claimedAt !== undefined) {
+    const since = task.claimedAt === undefined ? 'with no claim time' : `since ${task.claimedAt}`;
+    return new MdclaimError('CONFLICT', `${task.id} holds another claim by ${task.by} (${since}), not the one of ${who.claimedAt}`, { holder: task.by });
+  }
+  return new MdclaimError('CONFLICT', `${task.id} is claimed by ${task.by}, not ${who.by}`, { holder: task.by });
 }
 
 function by(task: Task): string {

@@ -1,14 +1,19 @@
 import { usage } from '../errors.js';
+import { boundedMs, readDuration } from '../format/duration.js';
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** Parse `1500ms`, `90s`, `30m`, `2h`, `1d` (or a number of milliseconds) into milliseconds. */
+/**
+ * Parse `1500ms`, `90s`, `30m`, `2h`, `1d` (or a number of milliseconds) into
+ * milliseconds, 0 to 100 years; anything else is a usage error, raised before
+ * anything is written.
+ */
 export function parseDuration(value: string | number, name = 'duration'): number {
   if (typeof value === 'number') {
-    if (Number.isFinite(value) && value >= 0) return value;
-    throw usage(`${name} must be a non-negative number of milliseconds, got ${value}`);
+    const ms = boundedMs(value);
+    if (ms !== null) return Math.round(ms);
+    throw usage(`${name} must be 0 to 100 years in milliseconds, got ${value}`);
   }
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(value.trim());
-  if (!m) throw usage(`${name} "${value}" is not a duration (use e.g. 1500ms, 90s, 30m, 2h, 1d)`);
-  return Math.round(Number(m[1]) * UNIT_MS[m[2]!]!);
+  if (typeof value !== 'string') throw usage(`${name} must be a duration string or a number of milliseconds, got ${typeof value}`);
+  const ms = readDuration(value.trim());
+  if (ms !== null) return ms;
+  throw usage(`${name} "${value}" is not a duration of at most 100 years (use e.g. 1500ms, 90s, 30m, 2h, 1d)`);
 }

@@ -1,40 +1,65 @@
 import { MdclaimError, usage } from '../errors.js';
 import { bytes, type ByteString } from '../format/bytes.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
-import { FAILED_SEP, type Task } from '../format/task.js';
-import type { Change } from '../storage/file-store.js';
+import { claimTimes, FAILED_SEP, type Task } from '../format/task.js';
+import { ambiguousKey } from './claim.js';
 import { notHolder } from './conflict.js';
-import { findById, type Seen } from './walk.js';
+import { markerPlan, wantOf, type Plan } from './plan.js';
+import { lookup, sameText, taskOf, type Seen } from './walk.js';
 
 // The transitions only the holder may make: heartbeat, done, fail, release.
 
-function holderOnly(src: ByteString, id: string, by: string): { seen: Seen; task: Task } {
-  const found = findById(src, id);
-  if (!found) throw new MdclaimError('NOT_FOUND', `no task with id ${id}`);
-  if (found.task.status !== 'claimed' || found.task.by !== by) throw notHolder(found.task, by);
-  return found;
+/** Who asks: the claimant, and (to fence the write to one claim) the claim time it was given. */
+export interface Holder {
+  by: string;
+  claimedAt?: string;
 }
 
-function withMarker(seen: Seen, marker: string, result: Task): Change<Task> {
-  return { edits: [{ start: seen.t.markerStart, end: seen.t.marker.end, bytes: bytes(marker) }], result };
+/**
+ * The line the caller holds among those answering to `id`: claimed by `by`,
+ * and at exactly `claimedAt` when given (so a write meant for one claim never
+ * lands on a newer claim, even one by the same claimant). Among exact
+ * duplicates any held one will do; a key on several of the caller's own
+ * lines with different texts names none of them.
+ */
+function held(src: ByteString, id: string, who: Holder): { seen: Seen; task: Task } {
+  const mine = (s: Seen) => s.t.marker.status === 'claimed' && s.t.marker.by === who.by && (who.claimedAt === undefined || s.t.marker.claimedAt === who.claimedAt);
+  const { found } = lookup(src, id, mine);
+  if (found.length === 0) throw new MdclaimError('NOT_FOUND', `no task with id ${id}`);
+  const ours = found.filter(mine);
+  if (ours.length === 0) {
+    // Name the claim that is there instead: the caller's other claim, else anyone's, else the first line.
+    const shown = found.find((s) => s.t.marker.by === who.by && s.t.marker.status === 'claimed') ?? found.find((s) => s.t.marker.status === 'claimed') ?? found[0]!;
+    throw notHolder(taskOf(src, shown), who);
+  }
+  if (ours.length > 1 && !sameText(src, ours)) throw ambiguousKey(src, id, ours, `tasks claimed by ${who.by}`);
+  return { seen: ours[0]!, task: taskOf(src, ours[0]!) };
 }
 
-/** Renew the claim's timestamp: a live holder keeps its lease. */
-export function heartbeat(src: ByteString, id: string, by: string, now: number): Change<Task> {
-  const { seen, task } = holderOnly(src, id, by);
-  const claimedAt = formatClaimedAt(now);
-  return withMarker(seen, renderMarker({ status: 'claimed', by, claimedAt }), { ...task, claimedAt });
+/** Renew the claim's timestamp; the claim keeps its own lease. */
+export function heartbeat(src: ByteString, id: string, who: Holder, now: number): Plan<Task> {
+  const { seen, task } = held(src, id, who);
+  const marker = { status: 'claimed' as const, by: who.by, claimedAt: formatClaimedAt(now), ...(seen.t.marker.leaseMs === undefined ? {} : { leaseMs: seen.t.marker.leaseMs }) };
+  return markerPlan(seen, bytes(renderMarker(marker)), { ...task, ...claimTimes(marker) });
 }
 
 const COMMIT = /^[A-Za-z0-9._/-]{1,64}$/;
 
-export function done(src: ByteString, id: string, by: string, commit?: string): Change<Task> {
-  if (commit !== undefined && !COMMIT.test(commit)) throw usage(`commit "${commit}" must be 1–64 of [A-Za-z0-9._/-]`);
-  const { seen, task } = holderOnly(src, id, by);
-  const result: Task = { ...task, status: 'done', by };
+function finished(task: Task, status: 'done' | 'failed' | 'open'): Task {
+  const result: Task = { ...task, status };
   delete result.claimedAt;
+  delete result.lease;
+  delete result.expiresAt;
+  if (status === 'open') delete result.by;
+  return result;
+}
+
+export function done(src: ByteString, id: string, who: Holder, commit?: string): Plan<Task> {
+  if (commit !== undefined && (typeof commit !== 'string' || !COMMIT.test(commit))) throw usage(`commit "${String(commit)}" must be 1–64 of [A-Za-z0-9._/-]`);
+  const { seen, task } = held(src, id, who);
+  const result = finished(task, 'done');
   if (commit !== undefined) result.commit = commit;
-  return withMarker(seen, renderMarker({ status: 'done', by, ...(commit === undefined ? {} : { commit }) }), result);
+  return markerPlan(seen, bytes(renderMarker({ status: 'done', by: who.by, ...(commit === undefined ? {} : { commit }) })), result);
 }
 
 /** A reason stays on its line: line breaks fold into spaces. */
@@ -42,26 +67,23 @@ export function foldReason(reason: string): string {
   return reason.replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' ').trim();
 }
 
-export function fail(src: ByteString, id: string, by: string, reason?: string): Change<Task> {
-  const { seen, task } = holderOnly(src, id, by);
+export function fail(src: ByteString, id: string, who: Holder, reason?: string): Plan<Task> {
+  if (reason !== undefined && typeof reason !== 'string') throw usage(`reason must be a string, got ${typeof reason}`);
+  const { seen, task } = held(src, id, who);
   const folded = reason === undefined ? '' : foldReason(reason);
-  const result: Task = { ...task, status: 'failed', by };
-  delete result.claimedAt;
+  const result = finished(task, 'failed');
   // One edit from the marker to the end of the text, so a short line can still be written in place.
   const [, textEnd] = seen.text;
-  let bytesOut = bytes(renderMarker({ status: 'failed', by })) + src.slice(seen.t.marker.end, textEnd);
+  let bytesOut = bytes(renderMarker({ status: 'failed', by: who.by })) + src.slice(seen.t.marker.end, textEnd);
   if (folded !== '') {
     bytesOut += bytes(`${FAILED_SEP} ${folded}`);
     result.reason = folded;
   }
-  return { edits: [{ start: seen.t.markerStart, end: textEnd, bytes: bytesOut }], result };
+  return { edits: [{ start: seen.t.markerStart, end: textEnd, bytes: bytesOut }], result, changes: [{ seen, want: wantOf(result) }] };
 }
 
 /** Give the task back: `[ ]`, so claim + release restores a `[ ]` line byte for byte. */
-export function release(src: ByteString, id: string, by: string): Change<Task> {
-  const { seen, task } = holderOnly(src, id, by);
-  const result: Task = { ...task, status: 'open' };
-  delete result.by;
-  delete result.claimedAt;
-  return withMarker(seen, renderMarker({ status: 'open' }), result);
+export function release(src: ByteString, id: string, who: Holder): Plan<Task> {
+  const { seen, task } = held(src, id, who);
+  return markerPlan(seen, bytes(renderMarker({ status: 'open' })), finished(task, 'open'));
 }

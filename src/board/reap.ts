@@ -1,15 +1,14 @@
 import type { ByteString } from '../format/bytes.js';
 import { bytes } from '../format/bytes.js';
-import type { Edit } from '../format/edit.js';
-import { baseId, IdAssigner, withOrdinal } from '../format/id.js';
 import { renderMarker } from '../format/marker.js';
 import { toTask, type Task } from '../format/task.js';
-import type { Change } from '../storage/file-store.js';
-import { cutoff, isLapsed } from './claimable.js';
-import { walk } from './walk.js';
+import { cutoff, isLapsed, isOlderThan } from './claimable.js';
+import type { Changed, Plan } from './plan.js';
+import { KeyCount, walk, type Seen } from './walk.js';
 
 export interface ReapArgs {
-  ttlMs: number;
+  /** The operator's override: also reopen claims at least this old, whatever their own lease. */
+  ttlMs?: number;
   now: number;
   dryRun: boolean;
   /** Also revert ADW claims with no timestamp (`[🟡, id]`), whose age is unknown. */
@@ -17,24 +16,24 @@ export interface ReapArgs {
 }
 
 /**
- * Revert every claim older than the TTL to `[ ]`. It runs under the same
- * exclusive lock as claims, on the bytes just read, so a claim renewed or
- * re-taken a moment earlier is seen as fresh and left alone.
+ * Revert every claim past its own lease (and, with a TTL, every claim that
+ * old) to `[ ]`. It runs under the same exclusive lock as claims, on the bytes
+ * just read, so a claim renewed or re-taken a moment earlier is seen as fresh
+ * and left alone.
  */
-export function reap(src: ByteString, args: ReapArgs): Change<Task[]> {
-  const ids = new IdAssigner();
-  const reaped: Task[] = [];
-  const edits: Edit[] = [];
-  const open = bytes(renderMarker({ status: 'open' }));
-  const limit = cutoff(args.now, args.ttlMs);
+export function reap(src: ByteString, args: ReapArgs): Plan<Task[]> {
+  const keys = new KeyCount();
+  const stale: Seen[] = [];
+  const now = cutoff(args.now);
+  const ttl = args.ttlMs === undefined ? null : cutoff(args.now, args.ttlMs);
   walk(src, (s) => {
-    // Every task counts towards numbering duplicates; only the stale need their id.
-    const n = ids.ordinal(src, s.text[0], s.text[1]);
+    keys.add(src, s);
     const m = s.t.marker;
-    const stale = isLapsed(m, limit) || (args.includeUntimed && m.status === 'claimed' && m.claimedAt === undefined);
-    if (!stale) return;
-    reaped.push(toTask(src, s.t, withOrdinal(baseId(src, s.text[0], s.text[1]), n)));
-    edits.push({ start: s.t.markerStart, end: m.end, bytes: open });
+    if (isLapsed(m, now) || (ttl !== null && isOlderThan(m, ttl)) || (args.includeUntimed && m.status === 'claimed' && m.claimedAt === undefined)) stale.push(s);
   });
-  return { edits: args.dryRun ? [] : edits, result: reaped };
+  const reaped = stale.map((s) => toTask(src, s.t, keys.idOf(src, s)));
+  if (args.dryRun) return { edits: [], result: reaped, changes: [] };
+  const open = bytes(renderMarker({ status: 'open' }));
+  const changes: Changed[] = stale.map((s, i) => ({ seen: s, want: { status: 'open', text: reaped[i]!.text } }));
+  return { edits: stale.map((s) => ({ start: s.t.markerStart, end: s.t.marker.end, bytes: open })), result: reaped, changes };
 }

@@ -1,5 +1,5 @@
 import type { ByteString } from '../format/bytes.js';
-import { baseId, IdAssigner, sameness, withOrdinal } from '../format/id.js';
+import { answersTo, idForm, taskId, trackerKey } from '../format/id.js';
 import { TaskScanner, type TaskLine } from '../format/scan.js';
 import { textRange, toTask, type Task } from '../format/task.js';
 
@@ -13,59 +13,104 @@ export interface Seen {
 }
 
 /**
- * Visit task lines in file order until `visit` returns true; returns the
- * line it stopped at. Ids are not computed here: the hot path only needs the
- * id of the one task it picks (see idOf).
+ * Visit tasks in file order until `visit` returns true; returns the one it
+ * stopped at. A marker with nothing after it (`- [ ]` alone) is no task, as
+ * GFM reads it. Ids are not computed here: the hot path only needs the id of
+ * the one task it picks (see idOf).
  */
-export function walk(src: ByteString, visit: (s: Seen, index: number) => boolean | void): Seen | null {
-  const scanner = new TaskScanner(src);
+export function walk(src: ByteString, visit: (s: Seen) => boolean | void, scanner = new TaskScanner(src)): Seen | null {
   let section: string | undefined;
   let allDone = true;
-  let index = 0;
-  for (let t = scanner.next(); t; t = scanner.next(), index++) {
+  for (let t = scanner.next(); t; t = scanner.next()) {
+    if (nothingAfter(src, t)) continue;
     if (t.section !== section) {
       section = t.section;
       allDone = true;
     }
     const seen: Seen = { t, text: textRange(src, t), aboveAllDone: allDone };
-    if (visit(seen, index)) return seen;
+    if (visit(seen)) return seen;
     if (t.marker.status !== 'done') allDone = false;
   }
   return null;
 }
 
+function nothingAfter(src: ByteString, t: TaskLine): boolean {
+  for (let i = t.marker.end; i < t.end; i++) {
+    const c = src.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09) return false;
+  }
+  return true;
+}
+
+/** How many tasks start with each tracker key: a key is an id only while it names one task. */
+export class KeyCount {
+  private readonly n = new Map<string, number>();
+
+  add(src: ByteString, s: Seen): void {
+    const key = trackerKey(src, s.text[0], s.text[1]);
+    if (key !== null) this.n.set(key, (this.n.get(key) ?? 0) + 1);
+  }
+
+  idOf(src: ByteString, s: Seen): string {
+    const key = trackerKey(src, s.text[0], s.text[1]);
+    return taskId(src, s.text[0], s.text[1], key, key !== null && this.n.get(key) === 1);
+  }
+}
+
 /** Every task with its id, in file order. */
 export function listTasks(src: ByteString): Task[] {
-  const ids = new IdAssigner();
-  const tasks: Task[] = [];
+  const all: Seen[] = [];
+  const keys = new KeyCount();
   walk(src, (s) => {
-    tasks.push(toTask(src, s.t, ids.assign(src, s.text[0], s.text[1])));
+    all.push(s);
+    keys.add(src, s);
   });
-  return tasks;
+  return all.map((s) => toTask(src, s.t, keys.idOf(src, s)));
 }
 
-/** The id of one task, given the text ranges of every task above it (duplicates are numbered in file order). */
-export function idOf(src: ByteString, target: [number, number], above: readonly number[]): string {
-  const same = sameness(src, target[0], target[1]);
-  let n = 1;
-  for (let i = 0; i < above.length; i += 2) {
-    const s = above[i]!;
-    const e = above[i + 1]!;
-    // Cheap length test first; only texts of the same length (or sharing a key) can be the same.
-    if ((e - s === same.length || src.charCodeAt(s) === same.charCodeAt(0)) && sameness(src, s, e) === same) n++;
-  }
-  return withOrdinal(baseId(src, target[0], target[1]), n);
+/** The id of one task of the board. A keyed text pays for a look at the rest of the board only when its key appears elsewhere. */
+export function idOf(src: ByteString, s: Seen): string {
+  const key = trackerKey(src, s.text[0], s.text[1]);
+  if (key === null) return taskId(src, s.text[0], s.text[1], null, false);
+  const first = src.indexOf(key);
+  const elsewhere = first !== s.text[0] || src.indexOf(key, s.text[0] + key.length) >= 0;
+  if (!elsewhere) return key;
+  let n = 0;
+  walk(src, (o) => {
+    if (trackerKey(src, o.text[0], o.text[1]) === key) n++;
+    return n > 1;
+  });
+  return taskId(src, s.text[0], s.text[1], key, n === 1);
 }
 
-/** Find a task by the id list/next print. */
-export function findById(src: ByteString, id: string): { seen: Seen; task: Task } | null {
-  const ids = new IdAssigner();
-  let found: Task | null = null;
-  const seen = walk(src, (s) => {
-    const sid = ids.assign(src, s.text[0], s.text[1]);
-    if (sid !== id) return false;
-    found = toTask(src, s.t, sid);
-    return true;
+/** The task as the library shows it, with its id. */
+export function taskOf(src: ByteString, s: Seen): Task {
+  return toTask(src, s.t, idOf(src, s));
+}
+
+/**
+ * Every task that answers to `id` (see answersTo), in file order; `enough`
+ * may end a search by hash at a match (the first one that will do). A
+ * search for a key finds them all, and stops past the key's last appearance in the file.
+ */
+export function lookup(src: ByteString, id: string, enough?: (s: Seen) => boolean): { form: 'key' | 'hash' | null; found: Seen[] } {
+  const form = idForm(id);
+  const found: Seen[] = [];
+  if (form === null) return { form, found };
+  const last = form === 'key' ? src.lastIndexOf(id) : src.length;
+  if (last < 0) return { form, found };
+  walk(src, (s) => {
+    if (s.t.start > last) return true;
+    if (!answersTo(src, s.text[0], s.text[1], id, form)) return false;
+    found.push(s);
+    // For a key every match counts: whether it names one task decides what it means.
+    return form === 'hash' && (enough?.(s) ?? false);
   });
-  return seen && found ? { seen, task: found } : null;
+  return { form, found };
+}
+
+/** Do these tasks all have one text (exact duplicates, interchangeable)? */
+export function sameText(src: ByteString, tasks: readonly Seen[]): boolean {
+  const first = src.slice(tasks[0]!.text[0], tasks[0]!.text[1]);
+  return tasks.every((s) => src.slice(s.text[0], s.text[1]) === first);
 }

@@ -14,12 +14,13 @@ export const COMMANDS: Record<string, CommandSpec> = {
   list: { args: 'none', flags: ['status', 'tag', 'section'], summary: 'print the tasks (filter with --status, --tag, --section)' },
   next: { args: 'none', flags: ['by', 'lease', 'tag', 'section', 'quiet'], summary: 'claim the first claimable task in file order' },
   claim: { args: 'task', flags: ['by', 'lease', 'quiet'], summary: 'claim one task by id' },
-  heartbeat: { args: 'task', flags: ['by', 'lease'], summary: "renew your claim's timestamp" },
+  heartbeat: { args: 'task', flags: ['by'], summary: "renew your claim's timestamp (it keeps its lease)" },
   done: { args: 'task', flags: ['by', 'commit'], summary: 'mark your task done' },
   fail: { args: 'task', flags: ['by', 'reason'], summary: 'mark your task failed, with a reason' },
   release: { args: 'task', flags: ['by'], summary: 'give your task back, open' },
-  reap: { args: 'none', flags: ['ttl', 'dry-run', 'include-untimed'], summary: 'reopen claims older than the TTL (run it from cron)' },
+  reap: { args: 'none', flags: ['ttl', 'dry-run', 'include-untimed'], summary: 'reopen claims past their own lease, or older than --ttl (run it from cron)' },
   add: { args: 'text', flags: ['section', 'quiet'], summary: 'append an open task' },
+  edit: { args: 'none', flags: [], summary: 'edit a copy in $VISUAL, $EDITOR or vi; merge it in on save' },
   lock: {
     args: 'command',
     flags: ['shared', 'lock-timeout'],
@@ -50,14 +51,17 @@ Options:
                         next/claim make up an 8-hex id when none is given)
       --json            print exactly one JSON document on stdout
   -q, --quiet           next/claim/add: print only the task id
-      --lease D         claims older than D may be taken over (default 30m)
+      --lease D         next/claim: the new claim's lease, kept on its line; it
+                        lapses D after its claim time, whoever looks (default
+                        30m). Other claims lapse by their own lease, not by D
       --tag T           next/list: only tasks with tag T (repeat: all of them)
       --section S       next/list: only tasks under heading S or worktree S;
                         add: append to section S (created if missing)
       --status S        list: only tasks in status S
       --commit C        done: the commit that did it
       --reason R        fail: why (kept on the task's line)
-      --ttl D           reap: claims older than D are reopened (default 30m)
+      --ttl D           reap: also reopen claims older than D, whatever their
+                        own lease (without it: only claims past their lease)
       --dry-run         reap: say what would be reopened, change nothing
       --include-untimed reap: also reopen claims with no timestamp
       --write MODE      auto (default) or replace: always write a new file and
@@ -68,14 +72,18 @@ Options:
   -h, --help            show this help (mdclaim <command> --help for one)
   -V, --version         print the version
 
-Durations: 1500ms, 90s, 30m, 2h, 1d.
+Durations: 1500ms, 90s, 30m, 2h, 1d; at most 100 years.
 
 Exit status:
   0  ok
-  1  runtime failure (missing file, I/O, lock timeout)
-  2  usage error (unknown command or option, bad --by, bad duration)
-  3  nothing to do: no task matches, or nothing claimable
-  4  conflict: held by another, not the holder, already done or failed, blocked
+  1  runtime failure (missing file, I/O, lock timeout, a board changed by a
+     writer that ignores the lock; edit: the editor failed)
+  2  usage error (unknown command or option, bad --by, bad duration; a
+     tracker key on several tasks given to claim; a change the board
+     would not read as meant)
+  3  nothing to do: no task matches, no task has that id, or nothing claimable
+  4  conflict: held by another, not the holder, already done or failed, blocked;
+     edit: you and the board changed one task (your copy is kept beside it)
   lock passes on its command's exit status (128+n for a death by signal n)
 
 Example:

@@ -2,6 +2,8 @@ import type { ByteString } from './bytes.js';
 
 // A tracker key the text starts with (`PLAT-1 Add login`) is the id people already use.
 const KEY = /^[A-Z][A-Z0-9]*-[0-9]+(?![A-Za-z0-9_-])/;
+const KEY_ID = /^[A-Z][A-Z0-9]*-[0-9]+$/;
+const HASH_ID = /^[0-9a-f]{12}$/;
 
 /** The tracker key a task's text bytes start with, if any. */
 export function trackerKey(src: ByteString, start: number, end: number): string | null {
@@ -11,14 +13,8 @@ export function trackerKey(src: ByteString, start: number, end: number): string 
   return m ? m[0] : null;
 }
 
-/**
- * The id of a task before duplicates are told apart: its tracker key, else
- * 12 hex digits of a 48-bit hash of its text. It depends on nothing but the
- * text, so status and position never change it.
- */
-export function baseId(src: ByteString, start: number, end: number): string {
-  const key = trackerKey(src, start, end);
-  if (key) return key;
+/** 12 hex digits of a 48-bit hash of the text bytes: what a task answers to whatever else is on the board. */
+export function textHash(src: ByteString, start: number, end: number): string {
   // Two FNV-1a lanes with different primes, each finished with a murmur3 mix.
   let a = 0x811c9dc5;
   let b = 0x050c5d1f;
@@ -30,9 +26,29 @@ export function baseId(src: ByteString, start: number, end: number): string {
   return hex8(mix(a)) + hex8(mix(b ^ (end - start))).slice(0, 4);
 }
 
-/** What makes two tasks the "same" for numbering duplicates: the tracker key, else the exact text. */
-export function sameness(src: ByteString, start: number, end: number): string {
-  return trackerKey(src, start, end) ?? src.slice(start, end);
+/**
+ * The id rule, in one place: a task's id is the tracker key its text starts
+ * with when that key is on no other task of the board, else the hash of its
+ * text. It depends on the text alone (and on whether the key is shared), never
+ * on status or position, so exact duplicates share one id.
+ */
+export function taskId(src: ByteString, start: number, end: number, key: string | null, keyIsUnique: boolean): string {
+  return key !== null && keyIsUnique ? key : textHash(src, start, end);
+}
+
+/** What an id given by a caller can be: a tracker key, a text hash, or neither (no task has it). */
+export function idForm(id: string): 'key' | 'hash' | null {
+  return KEY_ID.test(id) ? 'key' : HASH_ID.test(id) ? 'hash' : null;
+}
+
+/**
+ * Does a task's text answer to `id`? A key names every task whose text starts
+ * with it (the caller decides what several mean); a hash names every task with
+ * that text, keyed or not, so an id handed out while a key was shared still
+ * finds its task once the key is unique again.
+ */
+export function answersTo(src: ByteString, start: number, end: number, id: string, form: 'key' | 'hash'): boolean {
+  return form === 'key' ? trackerKey(src, start, end) === id : textHash(src, start, end) === id;
 }
 
 function mix(h: number): number {
@@ -46,25 +62,4 @@ function mix(h: number): number {
 
 function hex8(n: number): string {
   return n.toString(16).padStart(8, '0');
-}
-
-/** Numbers duplicates in file order: the second task with the same key or text is `<id>-2`, and so on. */
-export class IdAssigner {
-  private readonly seen = new Map<string, number>();
-
-  assign(src: ByteString, start: number, end: number): string {
-    return withOrdinal(baseId(src, start, end), this.ordinal(src, start, end));
-  }
-
-  /** 1 for the first task with this key or text, 2 for the second, … */
-  ordinal(src: ByteString, start: number, end: number): number {
-    const same = sameness(src, start, end);
-    const n = (this.seen.get(same) ?? 0) + 1;
-    this.seen.set(same, n);
-    return n;
-  }
-}
-
-export function withOrdinal(base: string, n: number): string {
-  return n === 1 ? base : `${base}-${n}`;
 }

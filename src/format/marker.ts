@@ -1,8 +1,9 @@
 import { bytes, type ByteString } from './bytes.js';
+import { DEFAULT_LEASE_MS, formatDuration, readDuration } from './duration.js';
 
 export type Status = 'open' | 'blocked' | 'claimed' | 'done' | 'failed';
 
-/** A status marker as read from a line: `[ ]`, `[⏰]`, `[🟡, by, at]`, `[✅ commit, by]`, `[❌, by]`, `[x]`. */
+/** A status marker as read from a line: `[ ]`, `[⏰]`, `[🟡, by, at]`, `[🟡, by, at, lease]`, `[✅ commit, by]`, `[❌, by]`, `[x]`. */
 export interface Marker {
   status: Status;
   /** Byte offset just past the closing `]`. */
@@ -10,6 +11,8 @@ export interface Marker {
   by?: string;
   /** RFC 3339 text exactly as written in the marker. */
   claimedAt?: string;
+  /** The claim's own lease in milliseconds, when the line says (`, 2h` after claimed_at); else the default 30m. */
+  leaseMs?: number;
   commit?: string;
 }
 
@@ -88,9 +91,25 @@ function parseCommon(src: ByteString, pos: number): Marker | null | undefined {
   // `, ` then exactly `YYYY-MM-DDTHH:MM:SSZ]`
   if (i === byStart || src.charCodeAt(i) !== 0x2c || src.charCodeAt(i + 1) !== 0x20) return undefined;
   const at = i + 2;
-  if (src.charCodeAt(at + 20) !== 0x5d || !isCanonicalTime(src, at)) return undefined;
-  if (!endsToken(src, at + 21)) return null;
-  return { status: 'claimed', end: at + 21, by: src.slice(byStart, i), claimedAt: src.slice(at, at + 20) };
+  const after = src.charCodeAt(at + 20);
+  if ((after !== 0x5d && after !== 0x2c) || !isCanonicalTime(src, at)) return undefined;
+  const m: Marker = { status: 'claimed', end: at + 21, by: src.slice(byStart, i), claimedAt: src.slice(at, at + 20) };
+  if (after === 0x2c) {
+    // `, <lease>]`: a short run of digits, a dot and unit letters.
+    if (src.charCodeAt(at + 21) !== 0x20) return undefined;
+    let j = at + 22;
+    while (j < at + 64 && isLeaseChar(src.charCodeAt(j))) j++;
+    if (src.charCodeAt(j) !== 0x5d) return undefined;
+    const ms = readDuration(src.slice(at + 22, j));
+    if (ms === null) return null;
+    m.leaseMs = ms;
+    m.end = j + 1;
+  }
+  return endsToken(src, m.end) ? m : null;
+}
+
+function isLeaseChar(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x6d || c === 0x73 || c === 0x68 || c === 0x64;
 }
 
 function isByChar(c: number): boolean {
@@ -107,7 +126,7 @@ function isCanonicalTime(src: ByteString, at: number): boolean {
   return true;
 }
 
-/** The fields after the emoji: `, by, at` (claimed), ` commit, by` (done), `, by` (failed). */
+/** The fields after the emoji: `, by, at, lease` (claimed), ` commit, by` (done), `, by` (failed). */
 function readFields(rest: string, status: 'claimed' | 'done' | 'failed', end: number): Marker | null {
   const marker: Marker = { status, end };
   let head = rest;
@@ -123,25 +142,35 @@ function readFields(rest: string, status: 'claimed' | 'done' | 'failed', end: nu
     if (status !== 'done' || !/^\s/.test(head) || !TOKEN.test(commit)) return null;
     marker.commit = commit;
   }
-  const max = status === 'claimed' ? 2 : 1;
+  const max = status === 'claimed' ? 3 : 1;
   if (fields.length > max || fields.some((f) => !TOKEN.test(f))) return null;
   if (fields[0] !== undefined) marker.by = fields[0];
   if (fields[1] !== undefined) {
     if (!RFC3339.test(fields[1])) return null;
     marker.claimedAt = fields[1];
   }
+  if (fields[2] !== undefined) {
+    // A lease only follows a claim time: an untimed claim has no age to measure it from.
+    const ms = readDuration(fields[2]);
+    if (ms === null) return null;
+    marker.leaseMs = ms;
+  }
   return marker;
 }
 
-/** Write a marker for a status (as UTF-8 text; callers encode). */
-export function renderMarker(m: { status: Status; by?: string; claimedAt?: string; commit?: string }): string {
+/**
+ * Write a marker for a status (as UTF-8 text; callers encode). A claim's lease
+ * is written only when it differs from the default 30m, so boards that never
+ * use another lease stay in ADW's three-field form.
+ */
+export function renderMarker(m: { status: Status; by?: string; claimedAt?: string; leaseMs?: number; commit?: string }): string {
   switch (m.status) {
     case 'open':
       return '[ ]';
     case 'blocked':
       return '[⏰]';
     case 'claimed':
-      return `[🟡${m.by ? `, ${m.by}` : ''}${m.by && m.claimedAt ? `, ${m.claimedAt}` : ''}]`;
+      return `[🟡${m.by ? `, ${m.by}` : ''}${m.by && m.claimedAt ? `, ${m.claimedAt}${leaseField(m.leaseMs)}` : ''}]`;
     case 'done':
       return `[✅${m.commit ? ` ${m.commit}` : ''}${m.by ? `, ${m.by}` : ''}]`;
     case 'failed':
@@ -149,7 +178,11 @@ export function renderMarker(m: { status: Status; by?: string; claimedAt?: strin
   }
 }
 
+function leaseField(ms: number | undefined): string {
+  return ms === undefined || ms === DEFAULT_LEASE_MS ? '' : `, ${formatDuration(ms)}`;
+}
+
 /** The claim timestamp: RFC 3339 UTC to the second, as `2026-11-30T04:06:29Z`. */
 export function formatClaimedAt(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 19) + 'Z';
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

@@ -1,10 +1,11 @@
 import { utf8, type ByteString } from './bytes.js';
-import type { Status } from './marker.js';
+import { DEFAULT_LEASE_MS, formatDuration } from './duration.js';
+import { formatClaimedAt, type Marker, type Status } from './marker.js';
 import type { TaskLine } from './scan.js';
 
 /** A task as the library and `--json` show it. */
 export interface Task {
-  /** Stable while the text is unchanged: a `KEY-123` the text starts with, else a hash of the text. */
+  /** A `KEY-123` the text starts with while no other task has that key, else 12 hex of a hash of the text. */
   id: string;
   /** The description after the marker, tags included; a failed line's ` // Failed: …` is `reason`. */
   text: string;
@@ -13,6 +14,10 @@ export interface Task {
   status: Status;
   by?: string;
   claimedAt?: string;
+  /** A timed claim's own lease (`30m` when its line names none), in normal form: `90s`, `2h`, `1d`, `1500ms`. */
+  lease?: string;
+  /** When a timed claim lapses, claimed_at + lease, RFC 3339 UTC to the second. */
+  expiresAt?: string;
   commit?: string;
   reason?: string;
   section?: string;
@@ -71,7 +76,7 @@ export function toTask(src: ByteString, t: TaskLine, id: string): Task {
   const text = utf8(src, s, e);
   const task: Task = { id, text, line: t.line, status: m.status, tags: parseTags(text) };
   if (m.by !== undefined) task.by = m.by;
-  if (m.claimedAt !== undefined) task.claimedAt = m.claimedAt;
+  if (m.claimedAt !== undefined) Object.assign(task, claimTimes(m));
   if (m.commit !== undefined) task.commit = m.commit;
   const reason = m.status === 'failed' ? reasonOf(src, t) : undefined;
   if (reason !== undefined) task.reason = reason;
@@ -79,3 +84,13 @@ export function toTask(src: ByteString, t: TaskLine, id: string): Task {
   return task;
 }
 
+
+/** claimedAt, lease and expiresAt of a timed claim. */
+export function claimTimes(m: Pick<Marker, 'claimedAt' | 'leaseMs'>): Pick<Task, 'claimedAt' | 'lease' | 'expiresAt'> {
+  const leaseMs = m.leaseMs ?? DEFAULT_LEASE_MS;
+  const out: Pick<Task, 'claimedAt' | 'lease' | 'expiresAt'> = { claimedAt: m.claimedAt!, lease: formatDuration(leaseMs) };
+  // A hand-written time can match RFC 3339's shape and still name no instant (month 13).
+  const at = Date.parse(m.claimedAt!) + leaseMs;
+  if (Number.isFinite(at) && Math.abs(at) <= 8.64e15) out.expiresAt = formatClaimedAt(at);
+  return out;
+}

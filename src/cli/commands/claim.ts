@@ -4,5 +4,5 @@ import type { Command } from './types.js';
 
 export const claim: Command = async (board, p, io) => {
   const leaseValue = lease(p);
-  return printClaimed(await board.claim(taskArg(p), { by: claimant(p, true), lease: leaseValue }), p, io, leaseValue);
+  return printClaimed(await board.claim(taskArg(p), { by: claimant(p, true), ...(leaseValue === undefined ? {} : { lease: leaseValue }) }), p, io);
 };

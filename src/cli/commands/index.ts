@@ -4,6 +4,7 @@ import type { Command } from './types.js';
 export { add } from './add.js';
 export { claim } from './claim.js';
 export { done } from './done.js';
+export { edit } from './edit.js';
 export { fail } from './fail.js';
 export { heartbeat } from './heartbeat.js';
 export { list } from './list.js';

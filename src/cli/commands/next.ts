@@ -9,11 +9,11 @@ export const next: Command = async (board, p, io) => {
   const leaseValue = lease(p);
   const section = one(p, 'section');
   const tags = p.flags.get('tag');
-  const picked = await board.next({ by, lease: leaseValue, ...(tags ? { tags } : {}), ...(section === undefined ? {} : { section }) });
+  const picked = await board.next({ by, ...(leaseValue === undefined ? {} : { lease: leaseValue }), ...(tags ? { tags } : {}), ...(section === undefined ? {} : { section }) });
   if (!picked) {
     if (has(p, 'json')) printJson(io, { task: null });
     else io.err(`nothing to claim in ${board.path}`);
     return EXIT.NO_TASK;
   }
-  return printClaimed(picked, p, io, leaseValue);
+  return printClaimed(picked, p, io);
 };
