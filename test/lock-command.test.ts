@@ -126,7 +126,7 @@ describe('mdclaim lock -- <command>', () => {
 describe('editors run through mdclaim lock, racing claimers', () => {
   const TASKS = 90;
   const ORIGINAL = ['# Board', '', 'counter: 0', '', ...Array.from({ length: TASKS }, (_, i) => `- [ ] task ${i}`), ''];
-  const LINE = /^- \[(?: |🟡, c\d, \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ|✅, c\d)\] (task \d+)$/;
+  const LINE = /^- \[(?: |🟡, c\d, \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ, 10000d|✅, c\d)\] (task \d+)$/;
 
   /** A snapshot is whole: every line as it was, but a task's marker (valid) and the counter (a number). */
   function assertWhole(text: string): number {
