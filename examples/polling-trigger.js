@@ -26,6 +26,11 @@ async function work(task) {
 
 async function runOne(task) {
   console.log(`${by}: working on ${task.id} "${task.text}"`);
+  // CONFLICT means the lease lapsed and someone else took the task over: it is theirs now.
+  const lost = (err) => {
+    if (err.code !== 'CONFLICT') throw err;
+    console.error(`${by}: lost ${task.id}: ${err.message}`);
+  };
   // Every write is fenced to this claim (its claim time), so a newer claim of the line is never touched.
   // Beats run one after another, and the final write waits for the last one, so it carries the latest claim time.
   let claimedAt = task.claimedAt;
@@ -48,11 +53,11 @@ async function runOne(task) {
     await board.done(task.id, { by, claimedAt, commit });
     console.log(`${by}: done ${task.id} at ${commit}`);
   } catch (err) {
-    // CONFLICT here means the lease lapsed and someone else took the task over.
-    if (err.code === 'CONFLICT') console.error(`${by}: lost ${task.id}: ${err.message}`);
+    // A refused done is a lost task; a failed work is reported, unless the task was lost meanwhile.
+    if (err.code === 'CONFLICT') lost(err);
     else {
       await settle();
-      await board.fail(task.id, { by, claimedAt, reason: err.message });
+      await board.fail(task.id, { by, claimedAt, reason: err.message }).catch(lost);
     }
   } finally {
     clearInterval(beat);

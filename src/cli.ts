@@ -1,19 +1,43 @@
 #!/usr/bin/env node
 import { MdclaimError } from './errors.js';
-import { exitCodeFor } from './cli/exit.js';
+import { EXIT, exitCodeFor } from './cli/exit.js';
 import { run } from './cli/run.js';
 
-// Only mdclaim's own options: the words after `--` belong to the command `lock` runs.
 const argv = process.argv.slice(2);
-const json = (argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv).includes('--json');
+const end = argv.indexOf('--');
+const json = (end < 0 ? argv : argv.slice(0, end)).includes('--json');
+
+// A reader that leaves early (`mdclaim list | head -1`) is no failure: stop
+// quietly with the status sh shows for a writer killed by SIGPIPE. A closed
+// stderr loses only the message, not the outcome, so its exit status stands.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(EXIT.BROKEN_PIPE);
+});
+process.stderr.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+});
+// Results are written in chunks: one write per line of a 700,000-task list costs more than the list.
+let pending = '';
+const flush = () => {
+  if (pending !== '') process.stdout.write(pending);
+  pending = '';
+};
 const io = {
-  out: (line: string) => process.stdout.write(line + '\n'),
-  err: (line: string) => process.stderr.write(line + '\n'),
+  out: (line: string) => {
+    pending += line + '\n';
+    if (pending.length >= 1 << 16) flush();
+  },
+  err: (line: string) => {
+    flush();
+    process.stderr.write(line + '\n');
+  },
 };
 
 // The one catch: every failure becomes one line on stderr and one exit status.
 run(argv, io).then(
   (code) => {
+    flush();
     process.exitCode = code;
   },
   (err: unknown) => {
@@ -25,6 +49,7 @@ run(argv, io).then(
       const holder = known && err.holder !== undefined ? { holder: err.holder } : {};
       io.out(JSON.stringify({ error: { code, message, ...holder } }));
     }
+    flush();
     process.exitCode = exitCodeFor(code);
   },
 );

@@ -5,6 +5,10 @@ describe('the public API', () => {
     expect(Object.keys(await import('../src/index.js')).sort()).toEqual(['Board', 'DEFAULT_LEASE', 'MdclaimError', 'openBoard', 'parseDuration', 'parseTasks']);
   });
 
+  it('the published entry (dist/index.js, as built) exports the same', async () => {
+    expect(Object.keys(await import('../dist/index.js')).sort()).toEqual(Object.keys(await import('../src/index.js')).sort());
+  });
+
   it('documents defaults that match the code', async () => {
     const { DEFAULT_LEASE } = await import('../src/index.js');
     const { readFileSync } = await import('node:fs');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { bytes, toByteString, utf8 } from '../src/format/bytes.js';
-import { referenceTaskLines } from '../src/format/reference.js';
+import { referenceTaskLines } from './helpers/reference.js';
 import { scanTasks } from '../src/format/scan.js';
 
 // Real task files gathered from public repositories, kept next to the project.

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toByteString, utf8 } from '../src/format/bytes.js';
-import { referenceScan } from '../src/format/reference.js';
+import { referenceScan } from './helpers/reference.js';
 import { TaskScanner } from '../src/format/scan.js';
 
 /** The scanner reading by the CommonMark spec where remark departs from it (see BlockReader.remarkQuirks). */

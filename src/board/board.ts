@@ -1,6 +1,7 @@
 import { MdclaimError, usage } from '../errors.js';
 import { toByteString } from '../format/bytes.js';
 import { isValidBy } from '../format/marker.js';
+import type { ByteString } from '../format/bytes.js';
 import type { Task } from '../format/task.js';
 import { FileStore, type WriteMode } from '../storage/file-store.js';
 import type { LockKind } from '../storage/lock.js';
@@ -161,7 +162,10 @@ export class Board {
     const ttlMs = options.ttl === undefined ? undefined : parseDuration(options.ttl, 'ttl');
     const dryRun = options.dryRun ?? false;
     const includeUntimed = options.includeUntimed ?? false;
-    return this.update((src) => reap(src, { ...(ttlMs === undefined ? {} : { ttlMs }), dryRun, includeUntimed, now: this.now() }));
+    const decide = (src: ByteString) => reap(src, { ...(ttlMs === undefined ? {} : { ttlMs }), dryRun, includeUntimed, now: this.now() });
+    // A dry run writes nothing: the shared read lock, and read permission, are enough.
+    if (dryRun) return this.store.read((src) => decide(src).result);
+    return this.update(decide);
   }
 
   /** Append an open task under the lock, at the end of `section` (created if missing) or of the board. */

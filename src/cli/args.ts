@@ -64,12 +64,13 @@ export function parseArgs(argv: readonly string[]): Parsed {
       positionals.push(arg);
       continue;
     }
-    const spec = FLAGS[name];
+    // Own keys only: `--constructor` is no flag of ours.
+    const spec = Object.hasOwn(FLAGS, name) ? FLAGS[name] : undefined;
     if (!spec) throw usage(`unknown option --${name} (see mdclaim --help)`);
     let value = 'true';
     if (spec.value) {
       if (inline !== undefined) value = inline;
-      else if (i + 1 < argv.length && !FLAGS[argv[i + 1]!.replace(/^--([^=]*).*$/, '$1')]) value = argv[++i]!;
+      else if (i + 1 < argv.length && !isFlag(argv[i + 1]!)) value = argv[++i]!;
       else throw usage(`--${name} needs a value`);
     } else if (inline !== undefined) {
       throw usage(`--${name} takes no value`);
@@ -77,6 +78,21 @@ export function parseArgs(argv: readonly string[]): Parsed {
     flags.set(name, [...(flags.get(name) ?? []), value]);
   }
   return { command: positionals.shift(), positionals, flags, ...(rest ? { rest } : {}) };
+}
+
+/**
+ * Is this argv element one of mdclaim's flags, spelled as a flag (`--json`,
+ * `--by=x`, `-q`), or the `--` that ends them? A value flag takes the next
+ * element as its value unless it is: `--tag json` tags "json", `--reason -x`
+ * is the reason "-x", and `--by --json` lacks a value.
+ */
+function isFlag(arg: string): boolean {
+  if (arg === '--') return true;
+  if (arg.startsWith('--')) {
+    const eq = arg.indexOf('=');
+    return Object.hasOwn(FLAGS, eq < 0 ? arg.slice(2) : arg.slice(2, eq));
+  }
+  return /^-[A-Za-z]$/.test(arg) && SHORT.has(arg.slice(1));
 }
 
 /** The single value of a flag; giving it twice is a usage error (only --tag repeats). */

@@ -7,6 +7,8 @@ export const EXIT = {
   USAGE: 2,
   NO_TASK: 3,
   CONFLICT: 4,
+  /** Stdout closed by its reader: 128 + SIGPIPE, what sh shows for `yes | head -1`'s `yes`. */
+  BROKEN_PIPE: 141,
 } as const;
 
 /** The one place an error code becomes an exit status. */

@@ -49,8 +49,11 @@ Options:
   -f, --file PATH       the board (default ./tasks.md, or MDCLAIM_FILE)
       --by ID           who claims: 1-64 of [A-Za-z0-9._:@-] (or MDCLAIM_BY;
                         next/claim make up an 8-hex id when none is given)
-      --json            print exactly one JSON document on stdout
-  -q, --quiet           next/claim/add: print only the task id
+      --json            print exactly one JSON document on stdout (also for
+                        --help and --version: {"help": …}, {"version": …})
+  -q, --quiet           next/claim/add: print only the task id; next and claim
+                        then need --by or MDCLAIM_BY (a made-up claimant would
+                        never be shown, and nobody could finish the task)
       --lease D         next/claim: the new claim's lease, kept on its line; it
                         lapses D after its claim time, whoever looks (default
                         30m). Other claims lapse by their own lease, not by D
@@ -62,7 +65,8 @@ Options:
       --reason R        fail: why (kept on the task's line)
       --ttl D           reap: also reopen claims older than D, whatever their
                         own lease (without it: only claims past their lease)
-      --dry-run         reap: say what would be reopened, change nothing
+      --dry-run         reap: say what would be reopened, change nothing (needs
+                        only read permission)
       --include-untimed reap: also reopen claims with no timestamp
       --write MODE      auto (default) or replace: always write a new file and
                         rename it over (or MDCLAIM_WRITE)
@@ -72,18 +76,24 @@ Options:
   -h, --help            show this help (mdclaim <command> --help for one)
   -V, --version         print the version
 
+An option's value is the next word, whatever it says (--tag json, --by file),
+unless that word is itself one of these options (--by --json lacks a value);
+--name=value always works.
+
 Durations: 1500ms, 90s, 30m, 2h, 1d; at most 100 years.
 
 Exit status:
-  0  ok
-  1  runtime failure (missing file, I/O, lock timeout, a board changed by a
-     writer that ignores the lock; edit: the editor failed)
-  2  usage error (unknown command or option, bad --by, bad duration; a
-     tracker key on several tasks given to claim; a change the board
-     would not read as meant)
-  3  nothing to do: no task matches, no task has that id, or nothing claimable
-  4  conflict: held by another, not the holder, already done or failed, blocked;
-     edit: you and the board changed one task (your copy is kept beside it)
+    0  ok (list with no match too: no output, or {"tasks": []})
+    1  runtime failure (missing or not a regular file, I/O, lock timeout, a
+       board changed by a writer that ignores the lock; edit: the editor failed)
+    2  usage error (unknown command or option, bad --by, bad duration; a
+       tracker key on several tasks given to claim; a change the board
+       would not read as meant)
+    3  nothing to do: no task with that id (NOT_FOUND), or nothing claimable
+    4  conflict: held by another, not the holder, already done or failed, blocked;
+       edit: you and the board changed one task (your copy is kept beside it)
+  141  stdout closed before everything was written (mdclaim list | head -1),
+       as for a process that SIGPIPE killed
   lock passes on its command's exit status (128+n for a death by signal n)
 
 Example:

@@ -18,8 +18,10 @@ export function printJson(io: Output, doc: unknown): void {
 export function claimant(p: Parsed, generate: boolean): string {
   const by = one(p, 'by') ?? process.env['MDCLAIM_BY'];
   if (by !== undefined) return by;
-  if (generate) return randomBytes(4).toString('hex');
-  throw usage(`${p.command} needs --by (or MDCLAIM_BY): only the holder may do this`);
+  if (!generate) throw usage(`${p.command} needs --by (or MDCLAIM_BY): only the holder may do this`);
+  // -q prints only the id: a claimant made up and never shown could not finish the task.
+  if (has(p, 'quiet') && !has(p, 'json')) throw usage(`${p.command} -q needs --by (or MDCLAIM_BY): it prints only the id, and nobody could finish a claim under a name never shown`);
+  return randomBytes(4).toString('hex');
 }
 
 /** The one task argument of a task command (checked by the dispatcher). */

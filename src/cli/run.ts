@@ -4,28 +4,27 @@ import { EXIT } from './exit.js';
 import { allowedFlags, commandHelp, COMMANDS, HELP } from './help.js';
 
 import type { Command } from './commands/types.js';
-import type { Output } from './output.js';
+import { printJson, type Output } from './output.js';
 
 /** Run one command line; returns the exit status. Errors are thrown for the caller's single error map. */
 export async function run(argv: readonly string[], io: Output): Promise<number> {
   const p = parseArgs(argv);
-  if (has(p, 'version')) {
-    io.out(await version());
+  // --json holds for these too: a script gets one JSON document whatever it asked.
+  const show = (key: 'version' | 'help', text: string): number => {
+    if (has(p, 'json')) printJson(io, { [key]: text });
+    else io.out(text);
     return EXIT.OK;
-  }
+  };
+  if (has(p, 'version')) return show('version', await version());
   if (p.command === undefined || p.command === 'help') {
     const topic = p.positionals[0];
-    if (topic !== undefined && COMMANDS[topic]) io.out(commandHelp(topic).trimEnd());
-    else if (p.command === undefined && !has(p, 'help')) throw usage('no command given (see mdclaim --help)');
-    else io.out(HELP.trimEnd());
-    return EXIT.OK;
+    if (topic !== undefined && Object.hasOwn(COMMANDS, topic)) return show('help', commandHelp(topic).trimEnd());
+    if (p.command === undefined && !has(p, 'help')) throw usage('no command given (see mdclaim --help)');
+    return show('help', HELP.trimEnd());
   }
-  const spec = COMMANDS[p.command];
+  const spec = Object.hasOwn(COMMANDS, p.command) ? COMMANDS[p.command] : undefined;
   if (!spec) throw usage(`unknown command "${p.command}" (see mdclaim --help)`);
-  if (has(p, 'help')) {
-    io.out(commandHelp(p.command).trimEnd());
-    return EXIT.OK;
-  }
+  if (has(p, 'help')) return show('help', commandHelp(p.command).trimEnd());
   const allowed = allowedFlags(p.command);
   for (const name of p.flags.keys()) {
     if (!allowed.has(name)) throw usage(`${p.command} does not take --${name}`);

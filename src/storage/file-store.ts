@@ -41,7 +41,9 @@ interface Opened {
   replaced: boolean;
 }
 
-const NOFOLLOW = constants.O_NOFOLLOW;
+// NOFOLLOW: a symlink put in place after we resolved the path would lead outside the locked directory.
+// NONBLOCK: opening a FIFO would wait for a writer; it opens at once, and fstat then refuses it.
+const OPEN_FLAGS = constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /**
  * The board file on disk. The lock is taken on the board's directory (see
@@ -150,8 +152,7 @@ export class FileStore {
   private open(target: LockTarget, writable: boolean): Opened {
     let fd: number;
     try {
-      // NOFOLLOW: a symlink put in place after we resolved the path would lead outside the locked directory.
-      fd = openSync(target.file, (writable ? constants.O_RDWR : constants.O_RDONLY) | NOFOLLOW);
+      fd = openSync(target.file, (writable ? constants.O_RDWR : constants.O_RDONLY) | OPEN_FLAGS);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ELOOP') {
         throw new MdclaimError('VERIFY', `${this.file}: became a symlink while mdclaim locked it; run it again`, { file: this.file });
@@ -182,7 +183,11 @@ function resolve(file: string): LockTarget {
   } catch (err) {
     throw ioError(file, err);
   }
-  if (!st.isSymbolicLink()) return { file, dir: dirname(file) };
+  if (!st.isSymbolicLink()) {
+    // Before waiting for the lock: a FIFO, a directory or a device is refused at once.
+    if (!st.isFile()) throw new MdclaimError('IO', `${file}: not a regular file`, { file });
+    return { file, dir: dirname(file) };
+  }
   let real: string;
   try {
     real = realpathSync.native(file);

@@ -17,7 +17,9 @@ export const list: Command = async (board, p, io) => {
   );
   if (has(p, 'json')) printJson(io, { tasks });
   else {
-    const w = Math.max(0, ...tasks.map((t) => t.id.length));
+    // A loop, not Math.max(...ids): spreading a huge board's tasks overflows the stack.
+    let w = 0;
+    for (const t of tasks) w = Math.max(w, t.id.length);
     for (const t of tasks) io.out(`${t.id.padEnd(w)}  ${(t.status + (t.by ? ` by ${t.by}` : '')).padEnd(20)}  ${t.text}`);
   }
   return EXIT.OK;

@@ -1,10 +1,10 @@
-import { toByteString } from './bytes.js';
-import { parseMarker } from './marker.js';
+import { toByteString } from '../../src/format/bytes.js';
+import { parseMarker } from '../../src/format/marker.js';
 
 /**
  * The slow, obviously-right reading of the task-line rule, built on remark
- * (plain CommonMark). Tests hold the fast scanner to it; nothing on the hot
- * path imports this module, and it loads remark only when called.
+ * (plain CommonMark). Tests hold the fast scanner to it; it lives with the
+ * tests so that remark stays a devDependency and out of the package.
  */
 
 export interface ReferenceTask {
