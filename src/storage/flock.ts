@@ -7,6 +7,7 @@ interface FsExt {
   flockSync(fd: number, flags: 'sh' | 'ex' | 'shnb' | 'exnb' | 'un'): void;
 }
 
+const require = createRequire(import.meta.url);
 let fsExt: FsExt | undefined;
 
 /**
@@ -17,7 +18,7 @@ let fsExt: FsExt | undefined;
 export function loadFsExt(): FsExt {
   if (fsExt) return fsExt;
   try {
-    fsExt = createRequire(import.meta.url)('fs-ext') as FsExt;
+    fsExt = require('fs-ext') as FsExt;
     return fsExt;
   } catch (err) {
     const why = (err as Error).message.split('\n')[0];
