@@ -1,8 +1,9 @@
 // `npm run demo`: four polling triggers race over a copy of tasks.md; one is
-// SIGKILLed mid-task; the reaper (as cron would run it) gives that task back,
-// and another trigger finishes it. Prints who won what, and checks it against
-// the board itself: the triggers' output is narration, read only once they
-// have exited, so a busy machine cannot make a check race a pipe.
+// SIGKILLed mid-task; once its claim lapses, the reaper (as cron would run it)
+// or another trigger's takeover gets that task back, and another trigger
+// finishes it. Prints who won what, and checks it against the board itself:
+// the triggers' output is narration, read only once they have exited, so a
+// busy machine cannot make a check race a pipe.
 import { spawn, execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, appendFileSync } from 'node:fs';
@@ -28,7 +29,7 @@ say(`board: ${file} (${atStart.length} tasks, ${toDo.length} to do)`);
 const ids = ['agent-1', 'agent-2', 'agent-3', 'agent-4'];
 const workers = ids.map((id) => {
   const child = spawn(process.execPath, [here('./polling-trigger.js')], {
-    env: { ...process.env, MDCLAIM_FILE: file, AGENT_ID: id, POLL_MS: '100', WORK_MS: '400', HEARTBEAT_MS: '250' },
+    env: { ...process.env, MDCLAIM_FILE: file, AGENT_ID: id, POLL_MS: '100', WORK_MS: '400', LEASE: '3s' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const w = { id, child, reported: [], closed: once(child, 'close') };
@@ -73,13 +74,13 @@ while (!orphan) {
 }
 if (!orphan) say('every task was finished before a trigger could be killed mid-task');
 
-// The reaper, as cron runs it, every half second with a 2 s TTL (live holders heartbeat every 250 ms).
+// The reaper, as cron runs it, every half second: it reopens claims past their own 3 s lease (live holders heartbeat every second).
 const cli = here('../dist/cli.js');
 for (;;) {
   const tasks = await board.list();
   if (tasks.every((t) => t.status === 'done' || t.status === 'failed')) break;
   await sleep(500);
-  const out = execFileSync(process.execPath, [cli, 'reap', '--file', file, '--ttl', '2s'], { encoding: 'utf8' }).trim();
+  const out = execFileSync(process.execPath, [cli, 'reap', '--file', file], { encoding: 'utf8' }).trim();
   if (out) say(`reaper: ${out}`);
 }
 for (const w of workers) w.child.kill('SIGTERM');

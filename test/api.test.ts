@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 describe('the public API', () => {
   it('exports exactly what the README documents', async () => {
-    expect(Object.keys(await import('../src/index.js')).sort()).toEqual(['Board', 'DEFAULT_LEASE', 'MdclaimError', 'openBoard', 'parseDuration', 'parseTasks']);
+    expect(Object.keys(await import('../src/index.js')).sort()).toEqual(['Board', 'DEFAULT_LEASE', 'MdclaimError', 'openBoard', 'parseDuration', 'parseTasks', 'runTasks']);
   });
 
   it('the published entry (dist/index.js, as built) exports the same', async () => {

@@ -54,7 +54,7 @@ describe('mdclaim lock -- <command>', () => {
 
   it('refuses a missing command as a usage error', () => {
     const file = boardFile(BOARD);
-    expect(mdclaim(['lock', '--file', file]).stderr).toMatch(/^error\[USAGE\]: lock needs a command after --/);
+    expect(mdclaim(['lock', '--file', file]).stderr).toMatch(/^error\[USAGE\]: lock needs a command to run: mdclaim lock \[options\] -- <command>/);
     const r = mdclaim(['lock', '--file', file, '--', 'no-such-command-here']);
     expect(r).toMatchObject({ status: 2, stderr: 'error[USAGE]: cannot run "no-such-command-here": no such command\n' });
   });

@@ -1,8 +1,9 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { until } from './helpers/runner.js';
 import { boardFile, read } from './helpers/tmp.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -64,30 +65,38 @@ describe('the README, as a newcomer meets it', () => {
     expect(readme).toMatch(/`\.mjs` file, or set `"type": "module"`/);
   });
 
-  // The snippet as a user would paste it: a .mjs file in a fresh project, with a doTheWork
-  // during which the lease lapses (a clock an hour on) and another worker takes the task over.
+  // The library loop as a user would paste it: a .mjs file in a fresh project, with a
+  // stand-in `claude` on PATH: one that succeeds, and one during whose run the lease
+  // lapses (a clock an hour on) and another worker takes the task over.
   it.each([
-    ['the work fails after the takeover', "throw new Error('the build broke');"],
-    ['the work succeeds after the takeover', "return 'abc1234';"],
-  ])('handles the CONFLICT when %s', (_name, ending) => {
+    ['marks the task done when the command succeeds', 'exit 0', /^- \[✅( \S+)?, agent-7\] Add the \/health endpoint \{backend\}$/m, 'done'],
+    [
+      'stops and writes nothing when the task is taken over while the command runs',
+      `node --input-type=module -e "import { openBoard } from 'mdclaim'; await openBoard('tasks.md', { now: () => Date.now() + 3600000 }).claim(process.env.MDCLAIM_TASK_ID, { by: 'thief' })"`,
+      /^- \[🟡, thief, [^\]]+\] Add the \/health endpoint \{backend\}$/m,
+      'lost',
+    ],
+  ])('%s', async (_name, agent, line, outcome) => {
     expect(snippet).toBeDefined();
     const board = boardFile('## api\n- [ ] Add the /health endpoint {backend}\n');
     const project = dirname(board);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'fresh', version: '1.0.0' }));
     mkdirSync(join(project, 'node_modules'));
     symlinkSync(root, join(project, 'node_modules', 'mdclaim'));
-    const doTheWork = `
-async function doTheWork(task) {
-  await openBoard('tasks.md', { now: () => Date.now() + 3_600_000 }).claim(task.id, { by: 'thief' });
-  ${ending}
-}
-`;
-    writeFileSync(join(project, 'trigger.mjs'), snippet + doTheWork);
-    const r = spawnSync(process.execPath, ['trigger.mjs'], { cwd: project, encoding: 'utf8', timeout: 30_000 });
-    expect(r.stderr).toMatch(/^lost \S+: .*\bthief\b.*\n$/);
-    expect(r.status).toBe(0);
-    expect(read(board)).toMatch(/^- \[🟡, thief, [^\]]+\] Add the \/health endpoint \{backend\}$/m);
-    expect(existsSync(join(project, 'tasks.md'))).toBe(true);
+    mkdirSync(join(project, 'bin'));
+    writeFileSync(join(project, 'bin', 'claude'), `#!/bin/sh\n[ "$1" = -p ] && [ "$2" = "$MDCLAIM_TASK_TEXT" ] || exit 9\n${agent}\n`);
+    chmodSync(join(project, 'bin', 'claude'), 0o755);
+    writeFileSync(join(project, 'trigger.mjs'), snippet!);
+    const child = spawn(process.execPath, ['trigger.mjs'], { cwd: project, env: { ...process.env, PATH: `${join(project, 'bin')}:${process.env['PATH']}` } });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    // It loops: once the task has ended, stop it as a service manager would.
+    await until('the task to end', () => stderr.includes(`"event":"${outcome}"`));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(read(board)).toMatch(line);
+    expect(stderr).toMatch(new RegExp(`outcome: '${outcome}'`));
   });
 
   it('runs the reaper from cron through the project, never through a bare npx', () => {

@@ -1,5 +1,6 @@
 import { MdclaimError, usage } from '../errors.js';
 import { bytes, type ByteString } from '../format/bytes.js';
+import { parseDeclared } from '../format/declared.js';
 import type { Edit } from '../format/edit.js';
 import { TaskScanner, type Heading } from '../format/scan.js';
 import { toTask, type Task } from '../format/task.js';
@@ -20,6 +21,9 @@ export function add(src: ByteString, text: string, section?: string): Plan<Task>
   if (clean === '') throw usage('the task text is empty');
   if (/[\r\n\u2028\u2029]/.test(clean)) throw usage('the task text must be one line');
   if (section !== undefined && (typeof section !== 'string' || section.trim() === '' || /[\r\n]/.test(section))) throw usage('the section must be one non-empty line');
+  // A task nobody could claim is refused before it is written.
+  const declared = parseDeclared(clean);
+  if (declared.errors.length > 0) throw usage(`the task declares ${declared.errors[0]}`);
 
   const scanner = new TaskScanner(src);
   const all: Seen[] = [];

@@ -14,6 +14,10 @@ import { done, fail, heartbeat, release, type Holder } from './finish.js';
 import type { Plan } from './plan.js';
 import { reap } from './reap.js';
 import { listTasks } from './walk.js';
+import { checkPaths, listPaths } from './list-paths.js';
+import { lockPaths, unlockPaths } from './path-locks.js';
+import { pathList, pathRequest } from './path-options.js';
+import type { CheckPathsOptions, HeldPath, LockPathsOptions, PathLocking, UnlockPathsOptions } from './path-types.js';
 
 export interface BoardOptions {
   /**
@@ -62,7 +66,7 @@ export function openBoard(path: string, options: BoardOptions = {}): Board {
   return new Board(path, options);
 }
 
-export class Board {
+export class Board implements PathLocking {
   private readonly store: FileStore;
   private readonly leaseMs: number;
   private readonly now: () => number;
@@ -172,6 +176,45 @@ export class Board {
   async add(text: string, options: { section?: string } = {}): Promise<Task> {
     if (typeof text !== 'string') throw usage(`text must be a string, got ${typeof text}`);
     return this.update((src) => add(src, text, options.section));
+  }
+
+  /**
+   * Lock paths for the task the caller holds, written as lock lines under it
+   * (see docs/FORMAT.md). CONFLICT naming the holder when a live claim on
+   * another task holds one in the way (a write against anything, a read
+   * against a write), or when the caller's claim has lapsed; a fenced write
+   * with `claimedAt`, like the other holder writes. The locks leave with the
+   * claim: done, fail, release, reap and a takeover remove them.
+   */
+  async lockPaths(id: string, options: LockPathsOptions): Promise<Task> {
+    const who = checkHolder(options);
+    checkId(id);
+    const want = pathRequest(options, 'lockPaths');
+    return this.update((src) => lockPaths(src, id, who, want, this.now()));
+  }
+
+  /** Let go of the named locks of the caller's task, or of all of them without `paths`; NOT_FOUND for a path it does not lock. */
+  async unlockPaths(id: string, options: UnlockPathsOptions): Promise<Task> {
+    const who = checkHolder(options);
+    checkId(id);
+    const paths = options.paths === undefined ? undefined : pathList(options.paths, 'paths');
+    return this.update((src) => unlockPaths(src, id, who, paths));
+  }
+
+  /** Every path a live claim holds now (declared on its line or locked under it), in file order. */
+  async paths(): Promise<HeldPath[]> {
+    return this.store.read((src) => listPaths(src, this.now()));
+  }
+
+  /**
+   * May `by` touch these paths? Resolves with the caller's own holds in the
+   * way (often none) when every live claim in the way is the caller's; else
+   * CONFLICT naming the first other holder.
+   */
+  async checkPaths(options: CheckPathsOptions): Promise<HeldPath[]> {
+    const by = checkBy(options?.by);
+    const want = pathRequest(options, 'checkPaths');
+    return this.store.read((src) => checkPaths(src, by, want, this.now()));
   }
 
   /** The one write path of every transition: decide, check the new bytes read as meant, then write. */

@@ -1,6 +1,7 @@
 import { MdclaimError } from '../errors.js';
 import type { ByteString } from '../format/bytes.js';
 import type { Edit } from '../format/edit.js';
+import { locksAfter } from '../format/locks.js';
 import { parseMarker } from '../format/marker.js';
 import type { TaskLine } from '../format/scan.js';
 import { toTask, type Task } from '../format/task.js';
@@ -17,9 +18,11 @@ import { walk } from './walk.js';
  * `,._:@/+-`, spaces and non-ASCII (what mdclaim writes, and what boards
  * mostly hold) re-reads only the changed lines: the line still starts with
  * `[`, so it starts no block, and none of those bytes can end a link title or
- * destination or make a label, so no line's reading moves. Anything else (a
- * reason appended, a line added, a hand-written marker with a quote in it)
- * re-reads the whole board and compares it with the old reading.
+ * destination or make a label, so no line's reading moves (nor the lock
+ * lines under it, which it does not touch). Anything else (a reason appended,
+ * a line added, lock lines added or removed, a hand-written marker with a
+ * quote in it) re-reads the whole board and compares it with the old reading:
+ * every task's fields, section and path locks (the lock lines under it).
  */
 export function checkReading<T>(src: ByteString, plan: Plan<T>): Plan<T> {
   if (plan.edits.length === 0) return plan;
@@ -69,23 +72,31 @@ function checkLines(src: ByteString, changes: readonly Changed[], sorted: readon
     const marker = parseMarker(text, markerStart);
     if (marker === null || marker.end !== markerStart + e.bytes.length) refuse(old.line, 'its new marker would not read as one');
     const line: TaskLine = { ...old, start: 0, end: text.length, markerStart, marker };
-    compare(old.line, fields(toTask(text, line, '')), c.want);
+    // The lines under it are not edited, so its locks are what they were.
+    const got = { ...fields(toTask(text, line, '')), locks: locksAfter(src, old.end).map(({ mode, path, since }) => ({ mode, path, ...(since === undefined ? {} : { since }) })) };
+    compare(old.line, got, { ...c.want, locks: c.want.locks ?? got.locks });
   }
 }
 
-type Fields = Pick<Task, 'status' | 'by' | 'claimedAt' | 'lease' | 'commit' | 'text' | 'reason'>;
+type Fields = Pick<Task, 'status' | 'by' | 'claimedAt' | 'lease' | 'commit' | 'text' | 'reason' | 'locks'>;
 const KEYS = ['status', 'by', 'claimedAt', 'lease', 'commit', 'text', 'reason'] as const;
 
 function fields(t: Task): Fields {
-  const f: Fields = { status: t.status, text: t.text };
+  const f: Fields = { status: t.status, text: t.text, locks: t.locks ?? [] };
   for (const k of KEYS) if (t[k] !== undefined) (f as Record<string, unknown>)[k] = t[k];
   return f;
+}
+
+/** A task's locks as one comparable string: mode, path and time of each, in order. */
+function lockKey(locks: Task['locks']): string {
+  return JSON.stringify((locks ?? []).map((l) => [l.mode, l.path, l.since ?? null]));
 }
 
 function compare(line: number, got: Fields, want: Fields): void {
   for (const k of KEYS) {
     if (got[k] !== want[k]) refuse(line, `it would read with ${k} ${JSON.stringify(got[k] ?? null)}, not ${JSON.stringify(want[k] ?? null)}`);
   }
+  if (lockKey(got.locks) !== lockKey(want.locks)) refuse(line, `its path locks would read as ${lockKey(got.locks)}, not ${lockKey(want.locks)}`);
 }
 
 /** Every task of a reading, as a line number and what the task says. */
@@ -107,9 +118,9 @@ function checkWhole(src: ByteString, next: ByteString, plan: Plan<unknown>, sort
     const lost = before.find((b, i) => after[i]?.line !== b.line)?.line ?? before.at(-1)?.line ?? 1;
     refuse(added?.line ?? lost, `the board would read ${after.length} tasks, not ${before.length + (added ? 1 : 0)}`);
   }
-  // An insertion moves the lines below it down by the line breaks it holds.
-  const insert = added ? sorted[0]! : null;
-  const moved = insert ? (insert.bytes.match(/\r\n|\r|\n/g) ?? []).length : 0;
+  // Each edit moves the lines after it by the line breaks it adds or removes.
+  const shifts = sorted.map((e) => ({ end: e.end, by: lineBreaks(e.bytes) - lineBreaks(src.slice(e.start, e.end)) })).filter((x) => x.by !== 0);
+  const moved = (start: number) => shifts.reduce((n, x) => (x.end <= start ? n + x.by : n), 0);
   let j = 0;
   for (let i = 0; i < after.length; i++) {
     const a = after[i]!;
@@ -119,13 +130,23 @@ function checkWhole(src: ByteString, next: ByteString, plan: Plan<unknown>, sort
     }
     const b = before[j++];
     if (b === undefined) refuse(a.line, 'a task would appear that was not added');
-    const line = insert && b.start >= insert.start ? b.line + moved : b.line;
+    const line = b.line + moved(b.start);
     if (a.line !== line) refuse(b.line, `the task would move to line ${a.line}`);
     const c = changed.get(b.line);
-    if (c) compare(b.line, fields(a.task), c.want);
+    // A change that says nothing of the task's locks leaves them as they were.
+    if (c) compare(b.line, fields(a.task), { ...c.want, locks: c.want.locks ?? b.task.locks ?? [] });
     else if (a.key !== b.key) refuse(b.line, 'another task would read differently');
   }
   if (added && j !== before.length) refuse(added.line, 'the new line would not read as a task of its own');
+}
+
+function lineBreaks(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x0a || (c === 0x0d && s.charCodeAt(i + 1) !== 0x0a)) n++;
+  }
+  return n;
 }
 
 /** 1-based line of a byte offset, counting CRLF, CR and LF line endings as the scanner does. */

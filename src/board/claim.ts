@@ -2,9 +2,10 @@ import { MdclaimError, usage } from '../errors.js';
 import { bytes, utf8, type ByteString } from '../format/bytes.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
 import { claimTimes, parseTags, type Task } from '../format/task.js';
-import { cutoff, isClaimable } from './claimable.js';
+import { blockingHold, cutoff, isClaimable, type Cutoff } from './claimable.js';
 import { notClaimable } from './conflict.js';
-import { markerPlan, type Plan } from './plan.js';
+import { boardHolds, declaredOf, heldBy, holdsOf, mayHoldPaths, type Hold, type Paths } from './held.js';
+import { dropLocks, markerPlan, type Plan } from './plan.js';
 import { lookup, taskOf, walk, type Seen } from './walk.js';
 
 export interface ClaimArgs {
@@ -19,14 +20,21 @@ export interface NextFilter {
   section?: string;
 }
 
-/** Rewrite one task's marker as claimed by `by` now, with its lease. */
-function claimChange(src: ByteString, seen: Seen, args: ClaimArgs): Plan<Task> {
+/**
+ * Rewrite one task's marker as claimed by `by` now, with its lease. A new
+ * claim starts with no locks: whatever lock lines the line had (a lapsed
+ * holder's, taken over) go in the same write. A renewal of one's own live
+ * claim keeps them.
+ */
+function claimChange(src: ByteString, seen: Seen, args: ClaimArgs, renewal = false): Plan<Task> {
   const claimedAt = formatClaimedAt(args.now);
   const marker = { status: 'claimed' as const, by: args.by, claimedAt, leaseMs: args.leaseMs };
   const task: Task = { ...taskOf(src, seen), status: 'claimed', by: args.by, ...claimTimes(marker) };
   delete task.commit;
   delete task.reason;
-  return markerPlan(seen, bytes(renderMarker(marker)), task);
+  if (renewal) return markerPlan(seen, bytes(renderMarker(marker)), task);
+  delete task.locks;
+  return markerPlan(seen, bytes(renderMarker(marker)), task, dropLocks(src, seen));
 }
 
 /** Does a section heading name `wanted`, as its text or as an ADW `Git Worktree <name>`? */
@@ -41,15 +49,40 @@ export function sectionMatches(section: string | undefined, wanted: string): boo
 export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs): Plan<Task | null> {
   const tags = filter.tags ?? [];
   const now = cutoff(args.now);
-  const picked = walk(
-    src,
-    (s) =>
-      isClaimable(s.t.marker, s.aboveAllDone, now) &&
-      (filter.section === undefined || sectionMatches(s.t.section, filter.section)) &&
-      (tags.length === 0 || hasTags(src, s, tags)),
-  );
+  const wanted = (s: Seen) =>
+    isClaimable(s.t.marker, s.aboveAllDone, now) &&
+    (filter.section === undefined || sectionMatches(s.t.section, filter.section)) &&
+    (tags.length === 0 || hasTags(src, s, tags));
+  const picked = mayHoldPaths(src) ? firstFree(src, wanted, now) : walk(src, wanted);
   if (!picked) return { edits: [], result: null, changes: [] };
   return claimChange(src, picked, args);
+}
+
+/**
+ * The first wanted task that no live claim's paths block. A claim after it in
+ * the file can hold a path it declares, so the walk reads every line's holds
+ * (in the same pass), and stops early only at a task that declares nothing
+ * with every wanted task before it already blocked.
+ */
+function firstFree(src: ByteString, wanted: (s: Seen) => boolean, now: Cutoff): Seen | null {
+  const held: Hold[] = [];
+  const pending: Array<{ seen: Seen; paths: Paths }> = [];
+  let free: Seen | null = null;
+  const stop = walk(src, (s) => {
+    holdsOf(src, s, now, held);
+    if (free !== null || !wanted(s)) return false;
+    const paths = declaredOf(src, s, true);
+    if (paths.writes.length > 0 || paths.reads.length > 0) {
+      pending.push({ seen: s, paths });
+      return false;
+    }
+    free = s;
+    // Holds only grow: a task blocked by what is seen so far stays blocked.
+    return pending.every((p) => blockingHold(p.paths, held) !== null);
+  });
+  if (stop) return stop;
+  // Every pending task comes before `free`, the first that declares nothing.
+  return pending.find((p) => blockingHold(p.paths, held) === null)?.seen ?? free;
 }
 
 function hasTags(src: ByteString, s: Seen, tags: readonly string[]): boolean {
@@ -69,9 +102,23 @@ export function claimById(src: ByteString, id: string, args: ClaimArgs): Plan<Ta
   const { form, found } = lookup(src, id, (s) => claimable(s));
   if (found.length === 0) throw new MdclaimError('NOT_FOUND', `no task with id ${id}`);
   if (form === 'key' && found.length > 1) throw ambiguousKey(src, id, found);
-  const pick = found.find(claimable) ?? found.find((s) => s.t.marker.status === 'claimed' && s.t.marker.by === args.by);
-  if (!pick) throw notClaimable(taskOf(src, found[0]!));
-  return claimChange(src, pick, args);
+  const pick = found.find(claimable);
+  if (pick) {
+    refuseHeldPaths(src, pick, now);
+    return claimChange(src, pick, args);
+  }
+  const own = found.find((s) => s.t.marker.status === 'claimed' && s.t.marker.by === args.by);
+  if (!own) throw notClaimable(taskOf(src, found[0]!));
+  return claimChange(src, own, args, true);
+}
+
+/** CONFLICT naming who holds what, when a live claim on another line holds a path this task declares. */
+function refuseHeldPaths(src: ByteString, s: Seen, now: Cutoff): void {
+  if (!mayHoldPaths(src)) return;
+  const paths = declaredOf(src, s, true);
+  if (paths.writes.length === 0 && paths.reads.length === 0) return;
+  const blocker = blockingHold(paths, boardHolds(src, now, s));
+  if (blocker) throw heldBy(src, blocker);
 }
 
 /** A key on several lines: say which ids name them. */

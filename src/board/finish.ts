@@ -4,10 +4,11 @@ import { formatClaimedAt, renderMarker } from '../format/marker.js';
 import { claimTimes, FAILED_SEP, type Task } from '../format/task.js';
 import { ambiguousKey } from './claim.js';
 import { notHolder } from './conflict.js';
-import { markerPlan, wantOf, type Plan } from './plan.js';
+import { dropLocks, markerPlan, wantOf, type Plan } from './plan.js';
 import { lookup, sameText, taskOf, type Seen } from './walk.js';
 
 // The transitions only the holder may make: heartbeat, done, fail, release.
+// Done, fail and release end the claim, so its path locks leave in the same write.
 
 /** Who asks: the claimant, and (to fence the write to one claim) the claim time it was given. */
 export interface Holder {
@@ -22,7 +23,7 @@ export interface Holder {
  * duplicates any held one will do; a key on several of the caller's own
  * lines with different texts names none of them.
  */
-function held(src: ByteString, id: string, who: Holder): { seen: Seen; task: Task } {
+export function held(src: ByteString, id: string, who: Holder): { seen: Seen; task: Task } {
   const mine = (s: Seen) => s.t.marker.status === 'claimed' && s.t.marker.by === who.by && (who.claimedAt === undefined || s.t.marker.claimedAt === who.claimedAt);
   const { found } = lookup(src, id, mine);
   if (found.length === 0) throw new MdclaimError('NOT_FOUND', `no task with id ${id}`);
@@ -50,6 +51,7 @@ function finished(task: Task, status: 'done' | 'failed' | 'open'): Task {
   delete result.claimedAt;
   delete result.lease;
   delete result.expiresAt;
+  delete result.locks;
   if (status === 'open') delete result.by;
   return result;
 }
@@ -59,7 +61,7 @@ export function done(src: ByteString, id: string, who: Holder, commit?: string):
   const { seen, task } = held(src, id, who);
   const result = finished(task, 'done');
   if (commit !== undefined) result.commit = commit;
-  return markerPlan(seen, bytes(renderMarker({ status: 'done', by: who.by, ...(commit === undefined ? {} : { commit }) })), result);
+  return markerPlan(seen, bytes(renderMarker({ status: 'done', by: who.by, ...(commit === undefined ? {} : { commit }) })), result, dropLocks(src, seen));
 }
 
 /** A reason stays on its line: line breaks fold into spaces. */
@@ -79,11 +81,11 @@ export function fail(src: ByteString, id: string, who: Holder, reason?: string):
     bytesOut += bytes(`${FAILED_SEP} ${folded}`);
     result.reason = folded;
   }
-  return { edits: [{ start: seen.t.markerStart, end: textEnd, bytes: bytesOut }], result, changes: [{ seen, want: wantOf(result) }] };
+  return { edits: [{ start: seen.t.markerStart, end: textEnd, bytes: bytesOut }, ...dropLocks(src, seen)], result, changes: [{ seen, want: wantOf(result) }] };
 }
 
-/** Give the task back: `[ ]`, so claim + release restores a `[ ]` line byte for byte. */
+/** Give the task back: `[ ]`, so claim + release restores a `[ ]` line byte for byte (its locks go too). */
 export function release(src: ByteString, id: string, who: Holder): Plan<Task> {
   const { seen, task } = held(src, id, who);
-  return markerPlan(seen, bytes(renderMarker({ status: 'open' })), finished(task, 'open'));
+  return markerPlan(seen, bytes(renderMarker({ status: 'open' })), finished(task, 'open'), dropLocks(src, seen));
 }

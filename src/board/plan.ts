@@ -1,4 +1,6 @@
+import type { ByteString } from '../format/bytes.js';
 import type { Edit } from '../format/edit.js';
+import { locksAfter } from '../format/locks.js';
 import type { Task } from '../format/task.js';
 import type { Seen } from './walk.js';
 
@@ -7,7 +9,7 @@ export interface Changed {
   /** The task as it read before. */
   seen: Seen;
   /** What it must read as after: every field the new marker sets, and the text (and reason) the line then carries. */
-  want: Pick<Task, 'status' | 'by' | 'claimedAt' | 'lease' | 'commit' | 'text' | 'reason'>;
+  want: Pick<Task, 'status' | 'by' | 'claimedAt' | 'lease' | 'commit' | 'text' | 'reason' | 'locks'>;
 }
 
 /** An added task: where it must stand and what it must read as. */
@@ -28,13 +30,27 @@ export interface Plan<T> {
   added?: Added;
 }
 
-/** Rewrite one task's marker: the common transition. */
-export function markerPlan(seen: Seen, marker: string, result: Task): Plan<Task> {
-  return { edits: [{ start: seen.t.markerStart, end: seen.t.marker.end, bytes: marker }], result, changes: [{ seen, want: wantOf(result) }] };
+/**
+ * Rewrite one task's marker: the common transition. `more` are edits of the
+ * same task's lock lines (see dropLocks), made in the same write.
+ */
+export function markerPlan(seen: Seen, marker: string, result: Task, more: readonly Edit[] = []): Plan<Task> {
+  return { edits: [{ start: seen.t.markerStart, end: seen.t.marker.end, bytes: marker }, ...more], result, changes: [{ seen, want: wantOf(result) }] };
 }
 
+/** What the task must read as after the change: its fields, its text, and its locks (none when `t` has none). */
 export function wantOf(t: Task): Changed['want'] {
-  const want: Changed['want'] = { status: t.status, text: t.text };
+  const want: Changed['want'] = { status: t.status, text: t.text, locks: t.locks ?? [] };
   for (const k of ['by', 'claimedAt', 'lease', 'commit', 'reason'] as const) if (t[k] !== undefined) want[k] = t[k];
   return want;
+}
+
+/**
+ * The edit that removes a task's lock lines (none when it has none): from the
+ * end of the task's line to the end of its last lock line, so the line
+ * ending that follows, or its absence at the end of the file, is the task's again.
+ */
+export function dropLocks(src: ByteString, seen: Seen): Edit[] {
+  const locks = locksAfter(src, seen.t.end);
+  return locks.length === 0 ? [] : [{ start: seen.t.end, end: locks.at(-1)!.end, bytes: '' }];
 }

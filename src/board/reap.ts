@@ -3,7 +3,7 @@ import { bytes } from '../format/bytes.js';
 import { renderMarker } from '../format/marker.js';
 import { toTask, type Task } from '../format/task.js';
 import { cutoff, isLapsed, isOlderThan } from './claimable.js';
-import type { Changed, Plan } from './plan.js';
+import { dropLocks, type Changed, type Plan } from './plan.js';
 import { KeyCount, walk, type Seen } from './walk.js';
 
 export interface ReapArgs {
@@ -34,6 +34,8 @@ export function reap(src: ByteString, args: ReapArgs): Plan<Task[]> {
   const reaped = stale.map((s) => toTask(src, s.t, keys.idOf(src, s)));
   if (args.dryRun) return { edits: [], result: reaped, changes: [] };
   const open = bytes(renderMarker({ status: 'open' }));
-  const changes: Changed[] = stale.map((s, i) => ({ seen: s, want: { status: 'open', text: reaped[i]!.text } }));
-  return { edits: stale.map((s) => ({ start: s.t.markerStart, end: s.t.marker.end, bytes: open })), result: reaped, changes };
+  const changes: Changed[] = stale.map((s, i) => ({ seen: s, want: { status: 'open', text: reaped[i]!.text, locks: [] } }));
+  // A reopened task's path locks leave with its claim, in the same write.
+  const edits = stale.flatMap((s) => [{ start: s.t.markerStart, end: s.t.marker.end, bytes: open }, ...dropLocks(src, s)]);
+  return { edits, result: reaped, changes };
 }

@@ -35,6 +35,17 @@ export const FLAGS: Record<string, FlagSpec> = {
   durable: { value: false },
   'lock-timeout': { value: true },
   shared: { value: false },
+  loop: { value: false },
+  interval: { value: true },
+  concurrency: { value: true },
+  max: { value: true },
+  'until-settled': { value: false },
+  grace: { value: true },
+  events: { value: true },
+  'fail-on-signal': { value: false },
+  'no-commit': { value: false },
+  writes: { value: true },
+  reads: { value: true },
 };
 
 const SHORT = new Map(Object.entries(FLAGS).flatMap(([name, spec]) => (spec.short ? [[spec.short, name] as const] : [])));
@@ -95,7 +106,7 @@ function isFlag(arg: string): boolean {
   return /^-[A-Za-z]$/.test(arg) && SHORT.has(arg.slice(1));
 }
 
-/** The single value of a flag; giving it twice is a usage error (only --tag repeats). */
+/** The single value of a flag; giving it twice is a usage error (only --tag, --writes and --reads repeat). */
 export function one(p: Parsed, name: string): string | undefined {
   const values = p.flags.get(name);
   if (!values) return undefined;

@@ -9,7 +9,31 @@ export const EXIT = {
   CONFLICT: 4,
   /** Stdout closed by its reader: 128 + SIGPIPE, what sh shows for `yes | head -1`'s `yes`. */
   BROKEN_PIPE: 141,
+  /** 128 + the signal's number, as a shell reports a command a signal stopped. */
+  SIGINT: 130,
+  SIGTERM: 143,
 } as const;
+
+/** How `run` ended, as an exit status. */
+export interface RunEnd {
+  loop: boolean;
+  stoppedBy: string;
+  outcomes: readonly string[];
+}
+
+/**
+ * `run`'s status: after a signal 130/143; a loop that stopped by itself 0;
+ * one pass by its worst task: lost 4, failed 1, done 0, nothing claimed 3.
+ */
+export function exitCodeForRun(end: RunEnd): number {
+  if (end.stoppedBy === 'SIGINT') return EXIT.SIGINT;
+  if (end.stoppedBy === 'SIGTERM') return EXIT.SIGTERM;
+  if (end.loop) return EXIT.OK;
+  if (end.outcomes.length === 0) return EXIT.NO_TASK;
+  if (end.outcomes.includes('lost')) return EXIT.CONFLICT;
+  if (end.outcomes.includes('failed')) return EXIT.FAILURE;
+  return EXIT.OK;
+}
 
 /** The one place an error code becomes an exit status. */
 export function exitCodeFor(code: ErrorCode | 'INTERNAL'): number {

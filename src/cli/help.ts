@@ -1,12 +1,49 @@
 /** What each command takes, for --help and for rejecting flags that do not apply. */
 export interface CommandSpec {
-  /** `command`: a command line after `--`. */
-  args: 'none' | 'task' | 'text' | 'command';
+  /** `command`: everything after the options (after `--`) is a command line to run. `paths`: the task, then any number of paths. */
+  args: 'none' | 'task' | 'text' | 'command' | 'paths';
   flags: string[];
   summary: string;
+  /** More than a summary, for `mdclaim <command> --help`. */
+  details?: string;
   /** Takes only its own flags and --file, not the common ones (--json, --write, …). */
   ownFlagsOnly?: boolean;
 }
+
+const RUN_DETAILS = `Claims a task with next, runs the command with the task in its environment
+(MDCLAIM_TASK_ID, MDCLAIM_TASK_TEXT, MDCLAIM_TASK_TAGS, MDCLAIM_TASK_WRITES,
+MDCLAIM_TASK_READS, MDCLAIM_SECTION, MDCLAIM_BY, MDCLAIM_FILE), heartbeats while it runs, then marks the task done
+(exit 0, with the commit of git rev-parse --short HEAD) or failed (the exit
+status and the last stderr line). The command runs in its own process group;
+stdin is /dev/null. If a heartbeat finds the claim gone (taken over, reaped,
+edited away), the command is stopped and nothing is written.
+
+  --lease D          each claim's lease, at least 2s (default 30m); heartbeats
+                     every min(D/3, (D-1s)/2)
+  --tag T, --section S   only such tasks
+  --loop             keep claiming; poll every --interval when idle
+  --interval D       the poll interval, jittered by 20% (default 5s)
+  --until-settled    loop until no matching task could still become claimable
+  --concurrency K    run up to K tasks at once, output prefixed with [id]
+  --max N            stop claiming after N tasks (default: K, or none with --loop)
+  --grace D          after SIGTERM/SIGINT, wait D before SIGKILL (default 10s)
+  --fail-on-signal   on SIGTERM/SIGINT mark running tasks failed, not open
+  --no-commit        do not record the commit
+  --events FILE      append one JSON event per line to FILE
+  --by ID            who claims (default: a new run-XXXXXXXX, printed once)
+  -f, --file PATH    the board (default ./tasks.md, or MDCLAIM_FILE); also
+                     --write, --durable, --lock-timeout as for every command
+
+SIGINT/SIGTERM: stop claiming, pass the signal to the commands, wait up to
+--grace, release their tasks, exit 130/143; a second signal kills at once.
+
+Exit status: 0 task done (with --loop: stopped by --max or --until-settled),
+1 the command failed, 3 nothing claimable, 4 the claim was lost, 2 usage,
+130/143 stopped by SIGINT/SIGTERM.
+
+Example:
+  mdclaim run --loop --tag backend -- sh -c 'claude -p "$MDCLAIM_TASK_TEXT"'
+`;
 
 const COMMON = ['file', 'json', 'help', 'write', 'durable', 'lock-timeout'];
 
@@ -21,15 +58,27 @@ export const COMMANDS: Record<string, CommandSpec> = {
   reap: { args: 'none', flags: ['ttl', 'dry-run', 'include-untimed'], summary: 'reopen claims past their own lease, or older than --ttl (run it from cron)' },
   add: { args: 'text', flags: ['section', 'quiet'], summary: 'append an open task' },
   edit: { args: 'none', flags: [], summary: 'edit a copy in $VISUAL, $EDITOR or vi; merge it in on save' },
+  paths: { args: 'none', flags: [], summary: 'list the paths live claims hold: declared on their line or locked' },
+  'paths lock': { args: 'task', flags: ['by', 'writes', 'reads'], summary: 'lock paths for your task while you work (exit 4 when one is held)' },
+  'paths unlock': { args: 'paths', flags: ['by'], summary: "let go of your task's locks on these paths (all without any)" },
+  'paths check': { args: 'none', flags: ['by', 'writes', 'reads'], summary: 'exit 0 when no one else holds these paths, 4 naming who does' },
   lock: {
     args: 'command',
     flags: ['shared', 'lock-timeout'],
     summary: "run a command holding the board's lock (--shared: only writers wait)",
     ownFlagsOnly: true,
   },
+  run: {
+    args: 'command',
+    flags: ['by', 'lease', 'tag', 'section', 'loop', 'interval', 'concurrency', 'max', 'until-settled', 'grace', 'events', 'fail-on-signal', 'no-commit'],
+    summary: 'claim tasks and run a command for each: heartbeat, then done or failed',
+    details: RUN_DETAILS,
+  },
 };
 
-const argName = (c: CommandSpec) => (c.args === 'task' ? ' <task>' : c.args === 'text' ? ' <text>' : c.args === 'command' ? ' -- <cmd>' : '');
+const ARG = { none: '', task: ' <task>', text: ' <text>', command: ' -- <cmd>', paths: ' <task> [P…]' } as const;
+const argName = (c: CommandSpec): string => ARG[c.args];
+const WIDTH = 2 + Math.max(...Object.entries(COMMANDS).map(([name, c]) => name.length + argName(c).length));
 
 export function allowedFlags(command: string): Set<string> {
   const c = COMMANDS[command];
@@ -42,7 +91,7 @@ Usage: mdclaim <command> [task] [options]
 
 Commands:
 ${Object.entries(COMMANDS)
-  .map(([name, c]) => `  ${(name + argName(c)).padEnd(18)}${c.summary}`)
+  .map(([name, c]) => `  ${(name + argName(c)).padEnd(WIDTH)}${c.summary}`)
   .join('\n')}
 
 Options:
@@ -61,6 +110,9 @@ Options:
       --section S       next/list: only tasks under heading S or worktree S;
                         add: append to section S (created if missing)
       --status S        list: only tasks in status S
+      --writes P        paths lock/check: a path you write (repeat for more);
+                        a directory ends in /, relative to the board's directory
+      --reads P         paths lock/check: a path you only read (readers share)
       --commit C        done: the commit that did it
       --reason R        fail: why (kept on the task's line)
       --ttl D           reap: also reopen claims older than D, whatever their
@@ -73,6 +125,9 @@ Options:
       --durable         fsync before returning
       --lock-timeout D  give up waiting for the lock after D (default 10s)
       --shared          lock: hold the lock shared (other readers run, writers wait)
+      --loop, --interval D, --until-settled, --concurrency K, --max N,
+      --grace D, --events FILE, --fail-on-signal, --no-commit
+                        run: see mdclaim run --help
   -h, --help            show this help (mdclaim <command> --help for one)
   -V, --version         print the version
 
@@ -85,16 +140,25 @@ Durations: 1500ms, 90s, 30m, 2h, 1d; at most 100 years.
 Exit status:
     0  ok (list with no match too: no output, or {"tasks": []})
     1  runtime failure (missing or not a regular file, I/O, lock timeout, a
-       board changed by a writer that ignores the lock; edit: the editor failed)
+       board changed by a writer that ignores the lock; edit: the editor
+       failed; run: the command failed, its task is failed)
     2  usage error (unknown command or option, bad --by, bad duration; a
        tracker key on several tasks given to claim; a change the board
        would not read as meant)
-    3  nothing to do: no task with that id (NOT_FOUND), or nothing claimable
+    3  nothing to do: no task with that id (NOT_FOUND), or nothing claimable;
+       paths unlock: no lock on that path
     4  conflict: held by another, not the holder, already done or failed, blocked;
-       edit: you and the board changed one task (your copy is kept beside it)
+       a path it declares (or you name) held by a live claim; edit: you and the
+       board changed one task (your copy is kept beside it); run: the claim
+       was lost while the command ran
+  130  run: stopped by SIGINT (143: by SIGTERM)
   141  stdout closed before everything was written (mdclaim list | head -1),
        as for a process that SIGPIPE killed
   lock passes on its command's exit status (128+n for a death by signal n)
+
+Paths: a task line may declare {writes: src/a.ts, src/lib/} and {reads: docs/};
+  it cannot be claimed while a live claim on another task holds a path in the
+  way (a write against anything, a read against a write). next skips it.
 
 Example:
   id=$(mdclaim next --by "$AGENT" -q) && work "$id" && mdclaim done "$id" --by "$AGENT"
@@ -102,6 +166,7 @@ Example:
 
 export function commandHelp(command: string): string {
   const c = COMMANDS[command]!;
+  if (c.details !== undefined) return `mdclaim ${command} [options]${argName(c)} [args…]\n\n${c.summary}.\n\n${c.details}`;
   const flags = [...c.flags, 'file', ...(c.ownFlagsOnly ? [] : ['json'])].map((f) => `--${f}`).join(' ');
   const usageLine = c.args === 'command' ? `mdclaim ${command} [options] -- <command> [args…]` : `mdclaim ${command}${argName(c)} [options]`;
   return `${usageLine}\n\n${c.summary}.\n\nOptions: ${flags}\n(see mdclaim --help for what each means and for exit statuses)\n`;

@@ -17,10 +17,17 @@ export async function run(argv: readonly string[], io: Output): Promise<number> 
   };
   if (has(p, 'version')) return show('version', await version());
   if (p.command === undefined || p.command === 'help') {
-    const topic = p.positionals[0];
+    const two = p.positionals.slice(0, 2).join(' ');
+    const topic = Object.hasOwn(COMMANDS, two) ? two : p.positionals[0];
     if (topic !== undefined && Object.hasOwn(COMMANDS, topic)) return show('help', commandHelp(topic).trimEnd());
     if (p.command === undefined && !has(p, 'help')) throw usage('no command given (see mdclaim --help)');
     return show('help', HELP.trimEnd());
+  }
+  // A command with verbs (`paths lock`): the verb is the first positional.
+  const verb = p.positionals[0];
+  if (verb !== undefined && Object.hasOwn(COMMANDS, `${p.command} ${verb}`)) {
+    p.command = `${p.command} ${verb}`;
+    p.positionals.shift();
   }
   const spec = Object.hasOwn(COMMANDS, p.command) ? COMMANDS[p.command] : undefined;
   if (!spec) throw usage(`unknown command "${p.command}" (see mdclaim --help)`);
@@ -31,9 +38,11 @@ export async function run(argv: readonly string[], io: Output): Promise<number> 
   }
   if (spec.args === 'none' && p.positionals.length > 0) throw usage(`${p.command} takes no argument, got "${p.positionals[0]}"`);
   if (spec.args === 'task' && p.positionals.length !== 1) throw usage(`${p.command} needs exactly one task id`);
+  if (spec.args === 'paths' && p.positionals.length === 0) throw usage(`${p.command} needs the task id`);
   if (spec.args === 'text' && p.positionals.length === 0) throw usage(`${p.command} needs the task's text`);
-  if (spec.args === 'command' && (!p.rest?.length || p.positionals.length !== p.rest.length)) {
-    throw usage(`${p.command} needs a command after --: mdclaim ${p.command} [options] -- <command> [args…]`);
+  if (spec.args === 'command' && p.positionals.length === 0) throw usage(`${p.command} needs a command to run: mdclaim ${p.command} [options] -- <command> [args…]`);
+  if (spec.args === 'command' && p.positionals.length !== (p.rest?.length ?? 0)) {
+    throw usage(`${p.command}: the command goes after --: mdclaim ${p.command} [options] -- <command> [args…]`);
   }
 
   const write = one(p, 'write');
@@ -48,7 +57,8 @@ export async function run(argv: readonly string[], io: Output): Promise<number> 
     ...(lockTimeout === undefined ? {} : { lockTimeout }),
   });
   const commands: Record<string, Command> = await import('./commands/index.js');
-  return commands[p.command]!(board, p, io);
+  // `paths lock` runs the export `pathsLock`.
+  return commands[p.command.replace(/ (\w)/g, (_, c: string) => c.toUpperCase())]!(board, p, io);
 }
 
 async function version(): Promise<string> {

@@ -1,6 +1,8 @@
 import { utf8, type ByteString } from './bytes.js';
 import { DEFAULT_LEASE_MS, formatDuration } from './duration.js';
 import { formatClaimedAt, type Marker, type Status } from './marker.js';
+import { DECLARATION, mayDeclare, parseDeclared, withoutCode } from './declared.js';
+import { locksAfter, type PathLock } from './locks.js';
 import type { TaskLine } from './scan.js';
 
 /** A task as the library and `--json` show it. */
@@ -22,6 +24,12 @@ export interface Task {
   reason?: string;
   section?: string;
   tags: string[];
+  /** The paths its line declares it writes (`{writes: a, b}`), normalised; only when it declares some. */
+  writes?: string[];
+  /** The paths its line declares it reads (`{reads: c}`), normalised; only when it declares some. */
+  reads?: string[];
+  /** The path locks its holder took, from the lock lines under it; only when there are some. */
+  locks?: PathLock[];
 }
 
 export const FAILED_SEP = ' // Failed:';
@@ -56,9 +64,11 @@ function reasonOf(src: ByteString, t: TaskLine): string | undefined {
 // `{opus}` or `{sonnet, adw_plan_implement_update_task}`: a brace group of tag words, outside code spans.
 const TAG_GROUP = /\{\s*([\w.:/@+-]+(?:\s*,\s*[\w.:/@+-]+)*)\s*\}/g;
 
+/** The tags of a task's text: every brace group of tag words, but not a `{writes: …}` or `{reads: …}` declaration (see declared.ts). */
 export function parseTags(text: string): string[] {
   if (!text.includes('{')) return [];
-  const prose = text.replace(/`[^`]*`/g, '');
+  let prose = withoutCode(text);
+  if (mayDeclare(prose)) prose = prose.replace(DECLARATION, ' ');
   const tags: string[] = [];
   for (const m of prose.matchAll(TAG_GROUP)) {
     for (const tag of m[1]!.split(',')) {
@@ -81,9 +91,15 @@ export function toTask(src: ByteString, t: TaskLine, id: string): Task {
   const reason = m.status === 'failed' ? reasonOf(src, t) : undefined;
   if (reason !== undefined) task.reason = reason;
   if (t.section !== undefined) task.section = t.section;
+  if (mayDeclare(text)) {
+    const d = parseDeclared(text);
+    if (d.writes.length > 0) task.writes = d.writes;
+    if (d.reads.length > 0) task.reads = d.reads;
+  }
+  const locks = locksAfter(src, t.end);
+  if (locks.length > 0) task.locks = locks.map(({ mode, path, since }) => (since === undefined ? { mode, path } : { mode, path, since }));
   return task;
 }
-
 
 /** claimedAt, lease and expiresAt of a timed claim. */
 export function claimTimes(m: Pick<Marker, 'claimedAt' | 'leaseMs'>): Pick<Task, 'claimedAt' | 'lease' | 'expiresAt'> {

@@ -1,0 +1,59 @@
+import type { StopSignal } from './types.js';
+
+/** What a runner reports, one event at a time; `--events FILE` writes each as a JSON line. */
+export type RunEvent = { at: string } & (
+  | { event: 'start'; by: string }
+  | { event: 'claimed'; id: string; text: string; by: string; claimedAt: string; expiresAt: string }
+  | { event: 'heartbeat'; id: string; claimedAt: string; expiresAt: string }
+  /** A heartbeat or finish write failed for a reason that may pass (lock timeout, I/O); it is retried while the lease lasts. */
+  | { event: 'retry'; id: string; error: string }
+  /** The claim is no longer this runner's: the command is stopped and nothing is written. */
+  | { event: 'lost'; id: string; reason: string; ms: number }
+  | { event: 'exit'; id: string; code: number | null; signal: string | null }
+  | { event: 'done'; id: string; commit?: string; ms: number }
+  | { event: 'failed'; id: string; reason: string; ms: number }
+  | { event: 'released'; id: string; ms: number }
+  | { event: 'stopping'; signal: StopSignal; running: number }
+  | { event: 'stop'; stoppedBy: string }
+);
+
+type Without<T> = T extends unknown ? Omit<T, 'at'> : never;
+export type RunEventBody = Without<RunEvent>;
+
+/** Stamp an event with the time it happened. */
+export function stamp(body: RunEventBody, now = Date.now()): RunEvent {
+  return { at: new Date(now).toISOString(), ...body } as RunEvent;
+}
+
+/** `850ms`, `12s`, `3m12s`, `2h05m`: how long a task ran, for a progress line. */
+export function formatElapsed(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor(s / 60) % 60).padStart(2, '0')}m`;
+}
+
+/** The progress line for an event (stderr), or null for the events too frequent to print. */
+export function describe(e: RunEvent): string | null {
+  switch (e.event) {
+    case 'start':
+      return `running as ${e.by}`;
+    case 'claimed':
+      return `claimed ${e.id} "${e.text}" (lease expires ${e.expiresAt})`;
+    case 'retry':
+      return `${e.id}: write failed, retrying while the lease lasts: ${e.error}`;
+    case 'lost':
+      return `lost ${e.id} after ${formatElapsed(e.ms)}: ${e.reason}; stopped the command, wrote nothing`;
+    case 'done':
+      return `done ${e.id} in ${formatElapsed(e.ms)}${e.commit ? ` at ${e.commit}` : ''}`;
+    case 'failed':
+      return `failed ${e.id} after ${formatElapsed(e.ms)}: ${e.reason}`;
+    case 'released':
+      return `released ${e.id} after ${formatElapsed(e.ms)}`;
+    case 'stopping':
+      return `${e.signal}: stopping${e.running > 0 ? `, waiting for ${e.running} command${e.running > 1 ? 's' : ''}` : ''}`;
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,189 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
+
+export interface GroupExit {
+  /** The command's exit status, or null when a signal ended it. */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** The last non-blank line it wrote to stderr ('' when none). */
+  lastStderrLine: string;
+}
+
+export interface GroupOptions {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Put this before every line of output (several commands share one terminal); null passes output through as is. */
+  prefix: string | null;
+  /** How long stragglers left in the group get between SIGTERM and SIGKILL once the command itself has exited. */
+  graceMs: number;
+  stdout: Writable;
+  stderr: Writable;
+}
+
+const TAIL = 4096;
+
+/**
+ * One command in its own process group (a new session: `detached`), so a
+ * signal sent to the group reaches everything it started, `sh -c` pipelines
+ * included. stdin is /dev/null; stderr always passes through the runner,
+ * which keeps its last line for a failure's reason.
+ */
+export class ProcessGroup {
+  readonly exited: Promise<GroupExit>;
+  private killTimer: NodeJS.Timeout | undefined;
+  private tail = '';
+
+  private constructor(private readonly child: ChildProcess, private readonly opts: GroupOptions) {
+    this.exited = new Promise((resolve) => {
+      let leader: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+      let closed = false;
+      const finish = () => {
+        clearTimeout(this.killTimer);
+        resolve({ ...leader!, lastStderrLine: lastLine(this.tail) });
+      };
+      child.on('exit', (code, signal) => {
+        leader = { code, signal };
+        // Nothing of a finished task keeps running: what it left behind in its group is stopped too.
+        if (groupHasLiveMembers(this.pid)) this.stop('SIGTERM', opts.graceMs);
+        void this.untilEmpty(() => closed).then(() => {
+          if (closed) return;
+          // Someone outside the group still holds the pipes: stop reading them.
+          setTimeout(() => {
+            child.stdout?.destroy();
+            child.stderr?.destroy();
+          }, 200).unref();
+        });
+      });
+      child.on('close', () => {
+        closed = true;
+        finish();
+      });
+    });
+  }
+
+  /** Start the command; rejects when it cannot be started at all (no such program, not executable). */
+  static start(argv: readonly string[], opts: GroupOptions): Promise<ProcessGroup> {
+    const child = spawn(argv[0]!, argv.slice(1), {
+      cwd: opts.cwd,
+      env: opts.env,
+      detached: true,
+      stdio: ['ignore', opts.prefix === null ? 'inherit' : 'pipe', 'pipe'],
+    });
+    return new Promise((resolve, reject) => {
+      child.once('error', reject);
+      child.once('spawn', () => {
+        child.off('error', reject);
+        const group = new ProcessGroup(child, opts);
+        group.passThrough();
+        resolve(group);
+      });
+    });
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  /** Send a signal to every process in the group. */
+  signal(sig: NodeJS.Signals): void {
+    try {
+      process.kill(-this.pid, sig);
+    } catch {
+      // the group is gone
+    }
+  }
+
+  /** Send `sig` now and SIGKILL after `graceMs` unless the group has ended; resolves when it has. */
+  stop(sig: NodeJS.Signals, graceMs: number): Promise<GroupExit> {
+    this.signal(sig);
+    if (this.killTimer === undefined) this.killTimer = setTimeout(() => this.signal('SIGKILL'), graceMs);
+    return this.exited;
+  }
+
+  kill(): Promise<GroupExit> {
+    this.signal('SIGKILL');
+    return this.exited;
+  }
+
+  private async untilEmpty(closed: () => boolean): Promise<void> {
+    while (!closed() && groupHasLiveMembers(this.pid)) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
+  private passThrough(): void {
+    const { prefix, stdout, stderr } = this.opts;
+    const keep = (chunk: Buffer | string) => {
+      this.tail = (this.tail + String(chunk)).slice(-TAIL);
+    };
+    if (prefix === null) {
+      this.child.stderr!.on('data', (chunk: Buffer) => {
+        keep(chunk);
+        stderr.write(chunk);
+      });
+      return;
+    }
+    prefixLines(this.child.stdout!, stdout, prefix);
+    this.child.stderr!.on('data', keep);
+    prefixLines(this.child.stderr!, stderr, prefix);
+  }
+}
+
+/** Copy `from` to `to` a whole line at a time, each line prefixed; a last line without a newline is flushed at the end. */
+function prefixLines(from: Readable, to: Writable, prefix: string): void {
+  let partial = '';
+  from.setEncoding('utf8');
+  from.on('data', (chunk: string) => {
+    const text = partial + chunk;
+    const cut = text.lastIndexOf('\n') + 1;
+    partial = text.slice(cut);
+    if (cut > 0) to.write(text.slice(0, cut - 1).split('\n').map((l) => prefix + l + '\n').join(''));
+  });
+  from.on('end', () => {
+    if (partial !== '') to.write(prefix + partial + '\n');
+  });
+}
+
+/** The last non-blank line of a tail of output, kept short enough for a task's line. */
+export function lastLine(tail: string): string {
+  const lines = tail.split(/\r?\n|\r/).map((l) => l.trim()).filter((l) => l !== '');
+  const last = lines.at(-1) ?? '';
+  return last.length > 200 ? last.slice(0, 199) + '…' : last;
+}
+
+/**
+ * Is a process of the group still running? A zombie does not count: where no
+ * one reaps orphans (PID 1 in many containers), a dead member stays in its
+ * group as a zombie, and signalling the group would still succeed. Linux
+ * reads /proc; elsewhere `kill(-pgid, 0)` has to do.
+ */
+export function groupHasLiveMembers(pgid: number): boolean {
+  if (process.platform !== 'linux') return signalOk(pgid);
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc');
+  } catch {
+    return signalOk(pgid);
+  }
+  for (const pid of pids) {
+    if (pid.charCodeAt(0) > 0x39) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') return true;
+  }
+  return false;
+}
+
+function signalOk(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

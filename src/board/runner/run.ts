@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import type { Task } from '../../format/task.js';
+import { sectionMatches } from '../claim.js';
+import { stillClaimable } from '../claimable.js';
+import { stamp, type RunEventBody } from './events.js';
+import { Heartbeat } from './heartbeat.js';
+import { settle, type Settings } from './options.js';
+import { RunningTask } from './task.js';
+import type { RunnerBoard, RunOptions, RunResult, StopSignal, TaskOutcome } from './types.js';
+
+/**
+ * The polling trigger as a library function: claim the next task, run the
+ * command with it, keep the claim alive, write ✅ or ❌ when the command
+ * ends, give the task back when stopped. It uses only the board's six
+ * operations, so it runs the same on any storage.
+ */
+export async function runTasks(board: RunnerBoard, options: RunOptions): Promise<RunResult> {
+  const s = settle(board, options);
+  const by = s.by ?? `run-${randomBytes(4).toString('hex')}`;
+  const emit = (e: RunEventBody) => options.onEvent?.(stamp(e));
+  const loop = new Loop(board, s, by, emit);
+  const onSignal = (sig: StopSignal) => loop.stop(sig);
+  const onAbort = () => loop.stop('SIGTERM');
+  if (options.handleSignals) for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, onSignal);
+  if (options.signal?.aborted) onAbort();
+  options.signal?.addEventListener('abort', onAbort);
+  emit({ event: 'start', by });
+  try {
+    const stoppedBy = await loop.run();
+    emit({ event: 'stop', stoppedBy });
+    return { by, stoppedBy, tasks: loop.outcomes };
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+    if (options.handleSignals) for (const sig of ['SIGINT', 'SIGTERM'] as const) process.off(sig, onSignal);
+  }
+}
+
+class Loop {
+  readonly outcomes: TaskOutcome[] = [];
+  private readonly running = new Set<RunningTask>();
+  private stopping: StopSignal | undefined;
+  private fatal: { error: unknown } | undefined;
+  private claimed = 0;
+  /** Ends the current wait: a task ended, or a signal came. */
+  private wake: () => void = () => {};
+
+  constructor(
+    private readonly board: RunnerBoard,
+    private readonly s: Settings,
+    private readonly by: string,
+    private readonly emit: (e: RunEventBody) => void,
+  ) {}
+
+  /** First signal: stop claiming and pass it on to the commands; a second kills them at once. */
+  stop(sig: StopSignal): void {
+    if (this.stopping === undefined) {
+      this.stopping = sig;
+      this.emit({ event: 'stopping', signal: sig, running: this.running.size });
+      for (const t of this.running) t.stop(sig);
+    } else {
+      for (const t of this.running) t.kill();
+    }
+    this.wake();
+  }
+
+  async run(): Promise<RunResult['stoppedBy']> {
+    let stoppedBy: RunResult['stoppedBy'] = 'pass';
+    try {
+      stoppedBy = await this.claimWhileAllowed();
+    } catch (error) {
+      // The board failed us (a missing file, say): claim no more, but see the running tasks through.
+      this.fatal ??= { error };
+    }
+    while (this.running.size > 0) await this.nap(Infinity);
+    if (this.fatal) throw this.fatal.error;
+    return this.stopping ?? stoppedBy;
+  }
+
+  private async claimWhileAllowed(): Promise<RunResult['stoppedBy']> {
+    const { s } = this;
+    for (;;) {
+      if (this.stopping !== undefined || this.fatal) return 'pass';
+      if (this.claimed >= s.max) return 'max';
+      if (this.running.size >= s.concurrency) {
+        await this.nap(Infinity);
+        continue;
+      }
+      const task = await this.next();
+      if (task === undefined) continue; // the board was busy: try again after a pause
+      if (task) {
+        this.claimed++;
+        if (this.stopping !== undefined) await this.giveBack(task);
+        else this.start(task);
+        continue;
+      }
+      if (!s.loop) return 'pass';
+      if (s.untilSettled && this.running.size === 0 && this.settled(await this.board.list())) return 'settled';
+      await this.nap(s.intervalMs * (0.8 + 0.4 * Math.random()));
+    }
+  }
+
+  /** The next claim; undefined when the board's lock was busy and a loop should try again. */
+  private async next(): Promise<Task | null | undefined> {
+    const { s } = this;
+    try {
+      return await this.board.next({ by: this.by, ...(s.lease === undefined ? {} : { lease: s.lease }), ...(s.tags ? { tags: s.tags } : {}), ...(s.section === undefined ? {} : { section: s.section }) });
+    } catch (err) {
+      if (!s.loop || (err as { code?: unknown }).code !== 'LOCK_TIMEOUT') throw err;
+      await this.nap(s.intervalMs);
+      return undefined;
+    }
+  }
+
+  private start(task: Task): void {
+    const t = new RunningTask({ ...this.s, board: this.board, by: this.by, stdout: process.stdout, stderr: process.stderr, emit: this.emit }, task);
+    this.running.add(t);
+    t.outcome.then(
+      (o) => this.outcomes.push(o),
+      (error: unknown) => (this.fatal ??= { error }),
+    ).finally(() => {
+      this.running.delete(t);
+      this.wake();
+    });
+  }
+
+  /** A claim that landed after the signal: hand it straight back. */
+  private async giveBack(task: Task): Promise<void> {
+    const hb = new Heartbeat(this.board, task, this.by, this.s.leaseMs, this.emit);
+    if (await hb.write((fence) => this.board.release(task.id, fence))) {
+      this.emit({ event: 'released', id: task.id, ms: 0 });
+      this.outcomes.push({ id: task.id, outcome: 'released', ms: 0 });
+    }
+  }
+
+  /** Could any task matching the filters still become claimable? */
+  private settled(tasks: Task[]): boolean {
+    const { tags, section } = this.s;
+    const could = stillClaimable(tasks);
+    return !tasks.some(
+      (t, i) => could[i] && (section === undefined || sectionMatches(t.section, section)) && (tags === undefined || tags.every((g) => t.tags.includes(g))),
+    );
+  }
+
+  /** Wait for `ms`, a task's end or a signal; with a board that can say when work appears, for that too. */
+  private async nap(ms: number): Promise<void> {
+    // Once stopping, only the commands' ends are worth waiting for.
+    if (this.stopping !== undefined && (Number.isFinite(ms) || this.running.size === 0)) return;
+    const woken = new AbortController();
+    const done = new Promise<void>((resolve) => {
+      this.wake = () => {
+        woken.abort();
+        resolve();
+      };
+    });
+    const timer = Number.isFinite(ms) ? setTimeout(this.wake, ms) : undefined;
+    if (this.board.waitForWork && Number.isFinite(ms)) {
+      this.board.waitForWork(woken.signal, ms).then(this.wake, this.wake);
+    }
+    await done;
+    clearTimeout(timer);
+    this.wake = () => {};
+  }
+}

@@ -1,0 +1,157 @@
+import { execFile } from 'node:child_process';
+import type { Writable } from 'node:stream';
+import { usage } from '../../errors.js';
+import type { Task } from '../../format/task.js';
+import { taskEnv } from './env.js';
+import type { RunEventBody } from './events.js';
+import { ProcessGroup, type GroupExit } from './group.js';
+import { Heartbeat, iso } from './heartbeat.js';
+import type { RunnerBoard, StopSignal, TaskOutcome } from './types.js';
+
+/** What every task of one run shares. */
+export interface TaskContext {
+  board: RunnerBoard;
+  by: string;
+  leaseMs: number | undefined;
+  graceMs: number;
+  command: readonly string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  file: string | undefined;
+  prefixOutput: boolean;
+  commit: boolean;
+  failOnSignal: boolean;
+  stdout: Writable;
+  stderr: Writable;
+  emit: (e: RunEventBody) => void;
+}
+
+/**
+ * One claimed task: its command runs while a heartbeat keeps the claim; the
+ * end is written with the claim's fence, or not at all once the claim is lost.
+ */
+export class RunningTask {
+  readonly outcome: Promise<TaskOutcome>;
+  private stopSignal: StopSignal | undefined;
+  private killed = false;
+  private group: ProcessGroup | undefined;
+  private readonly startedAt = Date.now();
+
+  constructor(private readonly ctx: TaskContext, private readonly task: Task) {
+    this.outcome = this.run();
+  }
+
+  get id(): string {
+    return this.task.id;
+  }
+
+  /** The runner was signalled: pass the signal on to the command's group, SIGKILL after the grace. */
+  stop(sig: StopSignal): void {
+    this.stopSignal ??= sig;
+    void this.group?.stop(sig, this.ctx.graceMs);
+  }
+
+  /** A second signal: kill the command now (the task is still released). */
+  kill(): void {
+    this.killed = true;
+    void this.group?.kill();
+  }
+
+  private async run(): Promise<TaskOutcome> {
+    const { ctx, task } = this;
+    let hb: Heartbeat;
+    try {
+      hb = new Heartbeat(ctx.board, task, ctx.by, ctx.leaseMs, ctx.emit);
+    } catch (err) {
+      // A board whose lease is too short to keep: give the task back untouched.
+      await ctx.board.release(task.id, { by: ctx.by, claimedAt: task.claimedAt! }).catch(() => {});
+      throw err;
+    }
+    ctx.emit({ event: 'claimed', id: task.id, text: task.text, by: ctx.by, claimedAt: task.claimedAt!, expiresAt: iso(hb.expiresAt) });
+    hb.start();
+    let group: ProcessGroup;
+    try {
+      group = await ProcessGroup.start(ctx.command, {
+        env: taskEnv(ctx.env, task, ctx.by, ctx.file),
+        cwd: ctx.cwd,
+        prefix: ctx.prefixOutput ? `[${task.id}] ` : null,
+        graceMs: ctx.graceMs,
+        stdout: ctx.stdout,
+        stderr: ctx.stderr,
+      });
+    } catch (err) {
+      // A command that cannot start is the runner's mistake, not the task's: give the task back.
+      await hb.stop();
+      await hb.write((fence) => ctx.board.release(task.id, fence));
+      throw usage(`cannot start "${ctx.command[0]}": ${(err as Error).message}`);
+    }
+    this.group = group;
+    if (this.killed) void group.kill();
+    else if (this.stopSignal) void group.stop(this.stopSignal, ctx.graceMs);
+
+    const first = await Promise.race([group.exited.then(() => 'exit' as const), hb.lost.then(() => 'lost' as const)]);
+    if (first === 'lost') {
+      // The task is someone else's now (or no one's): stop the work, write nothing.
+      const stopping = group.stop('SIGTERM', ctx.graceMs);
+      await hb.stop();
+      await stopping;
+      return this.lost(hb.lostReason!);
+    }
+    const exit = await group.exited;
+    // Whether the runner had passed a signal on by the time the command ended: one that came after does not undo its result.
+    const stoppedBy = this.stopSignal;
+    ctx.emit({ event: 'exit', id: task.id, code: exit.code, signal: exit.signal });
+    await hb.stop();
+    if (hb.lostReason !== undefined) return this.lost(hb.lostReason);
+    return this.finish(hb, exit, stoppedBy);
+  }
+
+  private async finish(hb: Heartbeat, exit: GroupExit, stoppedBy: StopSignal | undefined): Promise<TaskOutcome> {
+    const { ctx, task } = this;
+    const { board } = ctx;
+    if (stoppedBy !== undefined) {
+      if (ctx.failOnSignal) return this.failed(hb, `stopped by ${stoppedBy}`);
+      if (!(await hb.write((fence) => board.release(task.id, fence)))) return this.lost(hb.lostReason!);
+      ctx.emit({ event: 'released', id: task.id, ms: this.ms() });
+      return { id: task.id, outcome: 'released', ms: this.ms() };
+    }
+    if (exit.code !== 0) return this.failed(hb, failureReason(exit));
+    const commit = ctx.commit ? await headCommit(ctx.cwd) : undefined;
+    const withCommit = commit === undefined ? {} : { commit };
+    if (!(await hb.write((fence) => board.done(task.id, { ...fence, ...withCommit })))) return this.lost(hb.lostReason!);
+    ctx.emit({ event: 'done', id: task.id, ...withCommit, ms: this.ms() });
+    return { id: task.id, outcome: 'done', ...withCommit, ms: this.ms() };
+  }
+
+  private async failed(hb: Heartbeat, reason: string): Promise<TaskOutcome> {
+    const { board } = this.ctx;
+    if (!(await hb.write((fence) => board.fail(this.task.id, { ...fence, reason })))) return this.lost(hb.lostReason!);
+    this.ctx.emit({ event: 'failed', id: this.task.id, reason, ms: this.ms() });
+    return { id: this.task.id, outcome: 'failed', reason, ms: this.ms() };
+  }
+
+  private lost(reason: string): TaskOutcome {
+    this.ctx.emit({ event: 'lost', id: this.task.id, reason, ms: this.ms() });
+    return { id: this.task.id, outcome: 'lost', reason, ms: this.ms() };
+  }
+
+  private ms(): number {
+    return Date.now() - this.startedAt;
+  }
+}
+
+/** `exit 1: <last stderr line>`, or `killed by SIGSEGV`, for the task's line. */
+export function failureReason(exit: GroupExit): string {
+  const how = exit.signal !== null ? `killed by ${exit.signal}` : `exit ${exit.code}`;
+  return exit.lastStderrLine === '' ? how : `${how}: ${exit.lastStderrLine}`;
+}
+
+/** `git rev-parse --short HEAD` in `cwd`, or undefined when that is not a git repository (or git is missing). */
+export function headCommit(cwd: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile('git', ['rev-parse', '--short', 'HEAD'], { cwd, timeout: 10_000 }, (err, out) => {
+      const commit = String(out).trim();
+      resolve(err || !/^[A-Za-z0-9._/-]{1,64}$/.test(commit) ? undefined : commit);
+    });
+  });
+}

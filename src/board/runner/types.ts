@@ -1,0 +1,94 @@
+import type { Task } from '../../format/task.js';
+import type { RunEvent } from './events.js';
+
+/** A holder write names the claim it applies to: who made it, and the claim time last written. */
+export interface Fence {
+  by: string;
+  claimedAt?: string;
+}
+
+/**
+ * The board as the runner uses it: the six operations every storage offers,
+ * so the same loop runs on the markdown file and on a database.
+ */
+export interface RunnerBoard {
+  /** Where the board lives (a path, or a URL without its password), given to the command as MDCLAIM_FILE. */
+  readonly location?: string;
+  /** The same, as the file board has named it. */
+  readonly path?: string;
+  list(): Promise<Task[]>;
+  next(options: { by: string; lease?: string | number; tags?: readonly string[]; section?: string }): Promise<Task | null>;
+  heartbeat(id: string, fence: Fence): Promise<Task>;
+  done(id: string, fence: Fence & { commit?: string }): Promise<Task>;
+  fail(id: string, fence: Fence & { reason?: string }): Promise<Task>;
+  release(id: string, fence: Fence): Promise<Task>;
+  /**
+   * Optional: resolve when work may have appeared (a database's notification),
+   * or after `timeoutMs`, or when `signal` aborts. The runner sleeps instead
+   * when a board has no such method.
+   */
+  waitForWork?(signal: AbortSignal | undefined, timeoutMs: number): Promise<void>;
+}
+
+export type StopSignal = 'SIGINT' | 'SIGTERM';
+
+export interface RunOptions {
+  /** The command and its arguments; it runs once per task, in its own process group. */
+  command: readonly string[];
+  /** Who claims (default: an id made up for this runner, `run-` and 8 hex digits). */
+  by?: string;
+  /** The lease each claim is taken with, at least `2s` (default: the board's, `30m` unless it was opened with another). */
+  lease?: string | number;
+  /** Only tasks with every one of these tags. */
+  tags?: readonly string[];
+  /** Only tasks under this heading or ADW worktree. */
+  section?: string;
+  /** Keep claiming when nothing is claimable, polling every `interval` (default false: one pass). */
+  loop?: boolean;
+  /** How long to wait between polls when nothing is claimable (default `5s`, jittered by ±20%). */
+  interval?: string | number;
+  /** Keep up to this many tasks running at once (default 1). */
+  concurrency?: number;
+  /** Stop claiming after this many tasks (default: no limit). */
+  max?: number;
+  /** Stop once no task matching the filters could still become claimable (implies `loop`). */
+  untilSettled?: boolean;
+  /** How long a command may take to exit after SIGTERM/SIGINT before SIGKILL (default `10s`). */
+  grace?: string | number;
+  /** When stopped by a signal, mark running tasks failed instead of releasing them. */
+  failOnSignal?: boolean;
+  /** On success, record `git rev-parse --short HEAD` of `cwd` as the commit (default true). */
+  commit?: boolean;
+  /** The command's working directory (default `process.cwd()`). */
+  cwd?: string;
+  /** The environment the task's variables are added to (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  /** Prefix each line of the command's output with `[id] ` (default: when `concurrency` > 1). */
+  prefixOutput?: boolean;
+  /** Stop as on SIGTERM when this aborts. */
+  signal?: AbortSignal;
+  /** Stop on this process's SIGINT/SIGTERM (a second one kills the commands at once). */
+  handleSignals?: boolean;
+  /** Called with every event, in order (see RunEvent). */
+  onEvent?: (event: RunEvent) => void;
+}
+
+/** How a task's run ended. */
+export interface TaskOutcome {
+  id: string;
+  outcome: 'done' | 'failed' | 'lost' | 'released';
+  /** Why it failed, or how the claim was lost. */
+  reason?: string;
+  commit?: string;
+  /** From the claim to the end, in milliseconds. */
+  ms: number;
+}
+
+export interface RunResult {
+  /** The claimant id the runner used. */
+  by: string;
+  /** Why the run ended: one pass done, `max` tasks claimed, the board settled, or a signal. */
+  stoppedBy: 'pass' | 'max' | 'settled' | StopSignal;
+  /** Every task the runner claimed, in the order they ended. */
+  tasks: TaskOutcome[];
+}

@@ -1,0 +1,10 @@
+import { changed, claimant, taskArg } from '../output.js';
+import { lockList } from './path-flags.js';
+import type { Command } from './types.js';
+
+/** `paths unlock <task> [P…]`: the named locks, or all of them. */
+export const pathsUnlock: Command = async (board, p, io) => {
+  const named = p.positionals.slice(1);
+  const t = await board.unlockPaths(taskArg(p), { by: claimant(p, false), ...(named.length > 0 ? { paths: named } : {}) });
+  return changed(t, p, io, `${t.id} by ${t.by} locks ${lockList(t)}`);
+};

@@ -1,0 +1,69 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { describe, type RunEvent } from '../../board/runner/events.js';
+import { runTasks } from '../../board/runner/run.js';
+import { MdclaimError, usage } from '../../errors.js';
+import { has, one, type Parsed } from '../args.js';
+import { exitCodeForRun } from '../exit.js';
+import type { Command } from './types.js';
+
+// Only the command line: the loop itself is the library's runTasks.
+export const run: Command = async (board, p, io) => {
+  if (has(p, 'json')) throw usage('run leaves stdout to the command: for machine-readable progress use --events FILE');
+  const by = one(p, 'by') ?? process.env['MDCLAIM_BY'];
+  const lease = one(p, 'lease');
+  const interval = one(p, 'interval');
+  const grace = one(p, 'grace');
+  const section = one(p, 'section');
+  const tags = p.flags.get('tag');
+  const concurrency = count(p, 'concurrency');
+  const max = count(p, 'max');
+  const loop = has(p, 'loop') || has(p, 'until-settled');
+  const events = openEvents(one(p, 'events'));
+  const onEvent = (e: RunEvent) => {
+    if (events !== undefined) writeSync(events, JSON.stringify(e) + '\n');
+    // A made-up id is said once, so the claims on the board can be told as this runner's.
+    if (e.event === 'start' && by !== undefined) return;
+    const line = describe(e);
+    if (line !== null) io.err(`mdclaim: ${line}`);
+  };
+  try {
+    const result = await runTasks(board, {
+      command: p.positionals,
+      ...(by === undefined ? {} : { by }),
+      ...(lease === undefined ? {} : { lease }),
+      ...(tags ? { tags } : {}),
+      ...(section === undefined ? {} : { section }),
+      loop,
+      untilSettled: has(p, 'until-settled'),
+      ...(interval === undefined ? {} : { interval }),
+      ...(concurrency === undefined ? {} : { concurrency }),
+      ...(max === undefined ? {} : { max }),
+      ...(grace === undefined ? {} : { grace }),
+      failOnSignal: has(p, 'fail-on-signal'),
+      commit: !has(p, 'no-commit'),
+      handleSignals: true,
+      onEvent,
+    });
+    if (!loop && result.tasks.length === 0) io.err(`mdclaim: nothing to claim in ${board.path}`);
+    return exitCodeForRun({ loop, stoppedBy: result.stoppedBy, outcomes: result.tasks.map((t) => t.outcome) });
+  } finally {
+    if (events !== undefined) closeSync(events);
+  }
+};
+
+function count(p: Parsed, name: string): number | undefined {
+  const value = one(p, name);
+  if (value === undefined) return undefined;
+  if (!/^[1-9]\d{0,8}$/.test(value)) throw usage(`--${name} must be a whole number of at least 1, got "${value}"`);
+  return Number(value);
+}
+
+/** Open the events file for appending before anything is claimed: each event is one write, whole. */
+function openEvents(path: string | undefined): number | undefined {
+  if (path === undefined) return undefined;
+  try {
+    return openSync(path, 'a');
+  } catch (err) {
+    throw new MdclaimError('IO', `cannot open --events ${path}: ${(err as Error).message}`, { file: path, cause: err });
+  }
+}

@@ -1,0 +1,329 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openBoard } from '../src/index.js';
+import { mdclaim } from './helpers/cli.js';
+import { fixture, start } from './helpers/procs.js';
+import { eventsIn, groupAlive, pidIn, runner, until } from './helpers/runner.js';
+import { boardFile, bytesOf, read } from './helpers/tmp.js';
+
+// Every command is a real `sh -c` in its own process group; waits are for
+// conditions (a pid file, a line on the board), never for a length of time.
+const PID = 'echo $$ > "$DIR/$RUNNER.pid"';
+const WAIT_GO = 'while [ ! -e "$DIR/go" ]; do sleep 0.05; done';
+
+function setup(board: string) {
+  const file = boardFile(board);
+  const dir = dirname(file);
+  const env = (runnerName: string) => ({ DIR: dir, RUNNER: runnerName });
+  return { file, dir, env, go: () => writeFileSync(join(dir, 'go'), '') };
+}
+
+// Read under the board's shared lock: a runner may be writing.
+const tasks = (file: string) => openBoard(file).list();
+
+describe('mdclaim run, one pass', () => {
+  it('runs the command with the task in its environment and stdin closed, then marks it done at the HEAD commit', async () => {
+    const { file, dir, env } = setup('# Work\n\n- [ ] Write the report {docs, urgent} {writes: ./out/report.md, out//summary.md} {reads: data/}\n');
+    const git = (...args: string[]) => spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, encoding: 'utf8' });
+    git('init', '-q');
+    git('commit', '-q', '--allow-empty', '-m', 'start');
+    const head = git('rev-parse', '--short', 'HEAD').stdout.trim();
+    // `cat` returns only at end of input: it would hang if stdin were the runner's (an open pipe here).
+    const r = runner(file, ['--by', 'r1', '--', 'sh', '-c', 'cat; env | grep ^MDCLAIM_ | sort > "$DIR/env"; pwd > "$DIR/cwd"'], { env: env('A'), cwd: dir });
+    const end = await r.done;
+    expect(end.code).toBe(0);
+    const seen = Object.fromEntries(read(join(dir, 'env')).trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2)));
+    const [t] = await tasks(file);
+    expect(seen).toEqual({
+      MDCLAIM_BY: 'r1',
+      MDCLAIM_FILE: file,
+      MDCLAIM_SECTION: 'Work',
+      MDCLAIM_TASK_ID: t!.id,
+      MDCLAIM_TASK_TAGS: 'docs,urgent',
+      MDCLAIM_TASK_TEXT: 'Write the report {docs, urgent} {writes: ./out/report.md, out//summary.md} {reads: data/}',
+      MDCLAIM_TASK_WRITES: 'out/report.md,out/summary.md',
+      MDCLAIM_TASK_READS: 'data/',
+    });
+    expect(t).toMatchObject({ status: 'done', by: 'r1', commit: head });
+    expect(end.stderr).toMatch(new RegExp(`^mdclaim: done ${t!.id} in \\S+ at ${head}$`, 'm'));
+    expect(end.stderr).not.toMatch(/running as/); // the id was given, so it is not announced
+  });
+
+  it('makes up a runner id and says it once; --no-commit records no commit', async () => {
+    const { file } = setup('[] one\n');
+    const end = await runner(file, ['--no-commit', '--', 'true']).done;
+    expect(end.code).toBe(0);
+    const by = /^mdclaim: running as (run-[0-9a-f]{8})$/m.exec(end.stderr)?.[1];
+    expect(end.stderr.match(/running as/g)).toHaveLength(1);
+    expect((await tasks(file))[0]).toMatchObject({ status: 'done', by });
+    expect((await tasks(file))[0]!.commit).toBeUndefined();
+  });
+
+  it('marks a failing command failed with its exit status and last stderr line, and exits 1', async () => {
+    const { file } = setup('[] build it\n');
+    const end = await runner(file, ['--by', 'r1', '--', 'sh', '-c', 'echo first >&2; echo "make: *** [all] Error 2" >&2; echo; exit 3']).done;
+    expect(end.code).toBe(1);
+    expect((await tasks(file))[0]).toMatchObject({ status: 'failed', by: 'r1', reason: 'exit 3: make: *** [all] Error 2' });
+    expect(end.stderr).toContain('first\n'); // stderr passes through
+  });
+
+  it('exits 3 with the board untouched when nothing is claimable', async () => {
+    const { file } = setup('[✅, a] done\n[❌, b] broke // Failed: x\n');
+    const before = bytesOf(file);
+    const end = await runner(file, ['--', 'true']).done;
+    expect(end.code).toBe(3);
+    expect(end.stderr).toMatch(/nothing to claim/);
+    expect(bytesOf(file)).toEqual(before);
+  });
+
+  it.each([
+    [['--lease', '1500ms', '--', 'true'], /lease must be at least 2s/],
+    [['--concurrency', '0', '--', 'true'], /--concurrency must be a whole number/],
+    [['--interval', 'soon', '--loop', '--', 'true'], /interval "soon" is not a duration/],
+    [['--json', '--', 'true'], /--events FILE/],
+    [[], /needs a command to run/],
+  ])('refuses %j as usage, with the board byte-identical', (args, message) => {
+    const { file } = setup('[] one\n');
+    const before = bytesOf(file);
+    const r = mdclaim(['run', '--file', file, ...args]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bytesOf(file)).toEqual(before);
+  });
+
+  it.each([
+    ['stops what the command left running in its group, and is not held up by a process that left the group', 'sleep 60 &'],
+    ['is not held up by a process that left the group holding its output', ''],
+  ])('when the command exits, %s', async (_, straggler) => {
+    const { file, dir, env } = setup('[] spawns helpers\n');
+    const script = `${PID}; ${straggler} setsid sleep 60 & echo $! > "$DIR/daemon.pid"; exit 0`;
+    const r = runner(file, ['--by', 'r1', '--no-commit', '--', 'sh', '-c', script], { env: env('A') });
+    const pgid = await pidIn(join(dir, 'A.pid'));
+    const daemon = await until('the daemon', () => existsSync(join(dir, 'daemon.pid')) && Number(read(join(dir, 'daemon.pid'))));
+    try {
+      // The daemon holds the runner's stdout and stderr open: the runner must end anyway.
+      await r.exited;
+      expect(r.child.exitCode).toBe(0);
+      expect(groupAlive(pgid)).toBe(false);
+      expect((await tasks(file))[0]).toMatchObject({ status: 'done', by: 'r1' });
+    } finally {
+      process.kill(daemon, 'SIGKILL');
+    }
+  });
+
+  it('gives the task back and stops when the command cannot be started', async () => {
+    const { file } = setup('- [ ] one\n');
+    const before = bytesOf(file);
+    const end = await runner(file, ['--', 'no-such-program-here']).done;
+    expect(end.code).toBe(2);
+    expect(end.stderr).toMatch(/^error\[USAGE\]: cannot start "no-such-program-here"/m);
+    expect(bytesOf(file)).toEqual(before);
+  });
+});
+
+describe('mdclaim run and signals', () => {
+  it('on SIGTERM passes it to the whole process group, releases the task and exits 143', async () => {
+    const { file, dir, env } = setup('- [ ] long job\n');
+    const before = bytesOf(file);
+    // A pipeline: only a signal to the group reaches `sleep` and `cat`.
+    const r = runner(file, ['--by', 'r1', '--', 'sh', '-c', `${PID}; sleep 60 | cat`], { env: env('A') });
+    const pgid = await pidIn(join(dir, 'A.pid'));
+    expect(groupAlive(pgid)).toBe(true); // the shell leads a group of its own
+    r.child.kill('SIGTERM');
+    const end = await r.done;
+    expect(end.code).toBe(143);
+    expect(groupAlive(pgid)).toBe(false);
+    expect(bytesOf(file)).toEqual(before); // claim + release gives a `[ ]` line back byte for byte
+    expect(end.stderr).toMatch(/SIGTERM: stopping, waiting for 1 command/);
+  });
+
+  it('on SIGINT with --fail-on-signal marks the task failed and exits 130', async () => {
+    const { file, dir, env } = setup('[] long job\n');
+    // Node dies of SIGINT at any point once it has written its pid (a shell may hold a SIGINT pending while it forks).
+    const ready = 'require("fs").writeFileSync(process.env.DIR + "/A.pid", process.pid + "\\n"); setInterval(() => {}, 1000)';
+    const r = runner(file, ['--by', 'r1', '--fail-on-signal', '--', process.execPath, '-e', ready], { env: env('A') });
+    const pgid = await pidIn(join(dir, 'A.pid'));
+    r.child.kill('SIGINT');
+    expect((await r.done).code).toBe(130);
+    expect(groupAlive(pgid)).toBe(false);
+    expect((await tasks(file))[0]).toMatchObject({ status: 'failed', by: 'r1', reason: 'stopped by SIGINT' });
+  });
+
+  it('kills a command that ignores SIGTERM after --grace, and still releases', async () => {
+    const { file, dir, env } = setup('[] stubborn\n');
+    const r = runner(file, ['--by', 'r1', '--grace', '1s', '--', 'sh', '-c', `trap "" TERM; ${PID}; while :; do sleep 0.05; done`], { env: env('A') });
+    const pgid = await pidIn(join(dir, 'A.pid'));
+    r.child.kill('SIGTERM');
+    expect((await r.done).code).toBe(143);
+    expect(groupAlive(pgid)).toBe(false);
+    expect((await tasks(file))[0]!.status).toBe('open');
+  });
+
+  it('kills at once on a second signal, and still releases', async () => {
+    const { file, dir, env } = setup('[] stubborn\n');
+    // The grace outlasts the test: only the second signal can end the command in time.
+    const r = runner(file, ['--by', 'r1', '--grace', '1h', '--', 'sh', '-c', `trap "" TERM; ${PID}; while :; do sleep 0.05; done`], { env: env('A') });
+    const pgid = await pidIn(join(dir, 'A.pid'));
+    r.child.kill('SIGTERM');
+    await until('the runner to be stopping', () => r.err().includes('SIGTERM: stopping'));
+    expect(groupAlive(pgid)).toBe(true);
+    r.child.kill('SIGTERM');
+    expect((await r.done).code).toBe(143);
+    expect(groupAlive(pgid)).toBe(false);
+    expect((await tasks(file))[0]!.status).toBe('open');
+  });
+});
+
+describe('mdclaim run and the lease', () => {
+  it('stops the command and writes nothing when, frozen past its lease, the runner finds its task taken over', async () => {
+    const { file, dir, env } = setup('[] contested\n');
+    const events = join(dir, 'a.jsonl');
+    const r = runner(file, ['--by', 'r1', '--lease', '2s', '--events', events, '--', 'sh', '-c', `${PID}; ${WAIT_GO}`], { env: env('A') });
+    const pgid = await pidIn(join(dir, 'A.pid'));
+    r.child.kill('SIGSTOP');
+    const id = (await tasks(file))[0]!.id;
+    // Once the frozen runner's claim lapses, another claimer takes the task (refused until then).
+    await until('the takeover', () => mdclaim(['claim', id, '--file', file, '--by', 'thief', '--lease', '1h']).status === 0, 100);
+    const taken = bytesOf(file);
+    r.child.kill('SIGCONT');
+    const end = await r.done;
+    expect(end.code).toBe(4);
+    expect(end.stderr).toMatch(new RegExp(`^mdclaim: lost ${id} after \\S+: .*thief.*wrote nothing$`, 'm'));
+    expect(groupAlive(pgid)).toBe(false);
+    expect(bytesOf(file)).toEqual(taken);
+    expect(eventsIn(events).map((e) => e.event)).not.toContain('done');
+  });
+
+  it('with the same --by, never heartbeats, finishes or releases the claim a second runner took over', async () => {
+    const { file, dir, env, go } = setup('[] contested\n');
+    const aEvents = join(dir, 'a.jsonl');
+    const script = `${PID}; ${WAIT_GO}; echo "$RUNNER" >> "$DIR/finished"`;
+    const a = runner(file, ['--by', 'host', '--lease', '2s', '--events', aEvents, '--', 'sh', '-c', script], { env: env('A') });
+    const aGroup = await pidIn(join(dir, 'A.pid'));
+    a.child.kill('SIGSTOP');
+    const b = runner(file, ['--by', 'host', '--lease', '2s', '--loop', '--max', '1', '--interval', '100ms', '--', 'sh', '-c', script], { env: env('B') });
+    await pidIn(join(dir, 'B.pid')); // B took the lapsed claim over
+    a.child.kill('SIGCONT');
+    expect((await a.done).code).toBe(4);
+    expect(groupAlive(aGroup)).toBe(false);
+    const aWrote = eventsIn(aEvents).filter((e) => ['heartbeat', 'done', 'failed', 'released'].includes(e.event));
+    // A may have beaten before it froze, never after B's claim.
+    const bClaimedAt = (await tasks(file))[0]!.claimedAt!;
+    expect(aWrote.every((e) => e.event === 'heartbeat' && String(e.claimedAt) < bClaimedAt)).toBe(true);
+    expect((await tasks(file))[0]).toMatchObject({ status: 'claimed', by: 'host' });
+    go();
+    expect((await b.done).code).toBe(0);
+    expect(read(join(dir, 'finished'))).toBe('B\n');
+    expect((await tasks(file))[0]).toMatchObject({ status: 'done', by: 'host' });
+  });
+
+  it('keeps a command that outlives several leases from being reaped while it heartbeats', async () => {
+    const { file, dir, env, go } = setup('[] long job\n');
+    const reaper = start(fixture('reaper.mjs'), [file, '-', '20']);
+    const r = runner(file, ['--by', 'r1', '--lease', '3s', '--', 'sh', '-c', `${PID}; ${WAIT_GO}`], { env: env('A') });
+    await pidIn(join(dir, 'A.pid'));
+    const first = Date.parse((await tasks(file))[0]!.claimedAt!);
+    // Watch the board until the claim has been renewed past three lease periods, seeing it held by r1 each time.
+    await until('three lease periods', async () => {
+      const t = (await tasks(file))[0]!;
+      expect(t).toMatchObject({ status: 'claimed', by: 'r1' });
+      return Date.parse(t.claimedAt!) >= first + 9000;
+    }, 100);
+    go();
+    expect((await r.done).code).toBe(0);
+    reaper.child.kill('SIGTERM');
+    expect((await reaper.done).stdout).toBe('');
+    expect((await tasks(file))[0]).toMatchObject({ status: 'done', by: 'r1' });
+  });
+
+  it('leaves the claim of a SIGKILLed runner for the reaper, and another runner then completes the task', async () => {
+    const { file, dir, env, go } = setup('[] fragile\n');
+    const a = runner(file, ['--by', 'r1', '--lease', '2s', '--', 'sh', '-c', `${PID}; ${WAIT_GO}`], { env: env('A') });
+    const aGroup = await pidIn(join(dir, 'A.pid'));
+    a.child.kill('SIGKILL');
+    await a.exited;
+    process.kill(-aGroup, 'SIGKILL'); // the host went down with it
+    expect((await tasks(file))[0]).toMatchObject({ status: 'claimed', by: 'r1' });
+    await until('the reaper to reopen it', () => /^reopened /m.test(mdclaim(['reap', '--file', file]).stdout), 100);
+    go();
+    const b = await runner(file, ['--by', 'r2', '--', 'sh', '-c', WAIT_GO], { env: env('B') }).done;
+    expect(b.code).toBe(0);
+    expect((await tasks(file))[0]).toMatchObject({ status: 'done', by: 'r2' });
+  });
+});
+
+describe('mdclaim run --loop', () => {
+  it('two runners, two commands each at a time, never run the same task', async () => {
+    const n = 12;
+    const { file, dir, env } = setup('# Batch\n\n' + Array.from({ length: n }, (_, i) => `- [ ] job ${i}`).join('\n') + '\n');
+    const log = join(dir, 'log');
+    const script = 'echo "start $MDCLAIM_TASK_ID $RUNNER" >> "$DIR/log"; sleep 0.1; echo "end $MDCLAIM_TASK_ID $RUNNER" >> "$DIR/log"';
+    const args = (by: string) => ['--by', by, '--until-settled', '--concurrency', '2', '--interval', '100ms', '--', 'sh', '-c', script];
+    const ends = await Promise.all([runner(file, args('r1'), { env: env('r1') }).done, runner(file, args('r2'), { env: env('r2') }).done]);
+    expect(ends.map((e) => e.code)).toEqual([0, 0]);
+    const lines = read(log).trim().split('\n').map((l) => l.split(' '));
+    const started = lines.filter(([what]) => what === 'start');
+    expect(started).toHaveLength(n);
+    expect(new Set(started.map(([, id]) => id)).size).toBe(n);
+    // Each task is done by the runner that ran it, and no runner ran more than two at once.
+    const ranBy = new Map(started.map(([, id, who]) => [id, who]));
+    for (const t of (await tasks(file))) expect(t).toMatchObject({ status: 'done', by: ranBy.get(t.id) });
+    for (const who of ['r1', 'r2']) {
+      let running = 0;
+      for (const [what, , w] of lines) {
+        if (w !== who) continue;
+        running += what === 'start' ? 1 : -1;
+        expect(running).toBeLessThanOrEqual(2);
+      }
+    }
+  });
+
+  it('prefixes each line of output with the task id when several run at once, and stops after --max', async () => {
+    const { file } = setup('[] a\n[] b\n[] c\n');
+    const end = await runner(file, ['--loop', '--max', '2', '--concurrency', '2', '--', 'sh', '-c', 'printf "one\\ntwo"; echo oops >&2']).done;
+    expect(end.code).toBe(0);
+    const [a, b, c] = await tasks(file);
+    expect([a!.status, b!.status, c!.status]).toEqual(['done', 'done', 'open']);
+    for (const id of [a!.id, b!.id]) {
+      expect(end.stdout).toContain(`[${id}] one\n[${id}] two\n`);
+      expect(end.stderr).toContain(`[${id}] oops\n`);
+    }
+  });
+
+  it('--until-settled ends on a board whose blocked tasks can no longer become claimable', async () => {
+    const soon = new Date(Date.now()).toISOString().slice(0, 19) + 'Z';
+    const board = [
+      '## Broken',
+      '[❌, x] the step that failed // Failed: exit 1',
+      '[⏰] waits for the failed step',
+      '## Chain',
+      '[] step one',
+      '[⏰] step two, after step one',
+      '## ADW',
+      '[🟡, adw_1] held by an agent, untimed',
+      '[⏰] waits for the agent',
+      '## Leased',
+      `[🟡, other, ${soon}, 2s] someone else's claim, which lapses`,
+      '',
+    ].join('\n');
+    const { file, dir } = setup(board);
+    const events = join(dir, 'ev.jsonl');
+    const end = await runner(file, ['--by', 'r1', '--until-settled', '--interval', '100ms', '--events', events, '--', 'true']).done;
+    expect(end.code).toBe(0);
+    const by = Object.fromEntries((await tasks(file)).map((t) => [t.text, `${t.status}${t.by ? ' ' + t.by : ''}`]));
+    expect(by).toEqual({
+      'the step that failed': 'failed x',
+      'waits for the failed step': 'blocked',
+      'step one': 'done r1',
+      'step two, after step one': 'done r1',
+      'held by an agent, untimed': 'claimed adw_1',
+      'waits for the agent': 'blocked',
+      "someone else's claim, which lapses": 'done r1',
+    });
+    expect(eventsIn(events).at(-1)).toMatchObject({ event: 'stop', stoppedBy: 'settled' });
+    expect(existsSync(events) && readFileSync(events, 'utf8').endsWith('\n')).toBe(true);
+  });
+});
