@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { boardText, clock, progress, quantile, spread, tempDir, toMs, type Spread } from './util.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+// What `mdclaim` runs: the bin, which keeps V8's compiled code of the bundle between calls.
+const CLI = fileURLToPath(new URL('../../bin/mdclaim.cjs', import.meta.url));
 const RSS_WRAPPER = fileURLToPath(new URL('./rss.js', import.meta.url));
 const TIME = '/usr/bin/time';
 
@@ -13,6 +14,18 @@ export interface CliConfig {
   /** Tasks on the board whose peak RSS is measured (first half claimed, as in the scaling case). */
   rssTasks: number;
   rssRuns: number;
+  /** Boards (first half claimed) on which a fresh `next` is timed against `node -e 0`, and pairs per board. */
+  bigSizes: number[];
+  bigPairs: number;
+}
+
+export interface BigBoardFigures {
+  tasks: number;
+  boardKiB: number;
+  nextMs: Spread;
+  bareNodeMs: Spread;
+  /** `next` wall time over `node -e 0` wall time, pair by pair. */
+  ratio: Spread;
 }
 
 export interface CliResult {
@@ -26,6 +39,8 @@ export interface CliResult {
   nextPeakRssMiB: number;
   bareNodePeakRssMiB: number;
   rssMethod: 'usr-bin-time' | 'resource-usage';
+  /** A fresh `next` on big boards whose first half is claimed. */
+  big: BigBoardFigures[];
 }
 
 function timed(args: string[], expect: number): number {
@@ -49,7 +64,30 @@ function peakRss(args: string[]): { mib: number; method: CliResult['rssMethod'] 
   return { mib: Number(m[1]) / 1024, method: 'resource-usage' };
 }
 
-/** Case 4: what a shell script pays per `mdclaim next`, and how much memory one takes on a big board. */
+/** Pairs of a fresh `next` on a board of `tasks` (first half claimed, rewritten before each) and `node -e 0`, alternating which goes first. */
+function bigBoard(dir: string, tasks: number, pairs: number): BigBoardFigures {
+  const path = join(dir, `big-${tasks}.md`);
+  const args = [CLI, 'next', '--file', path, '--by', 'cli'];
+  const next: number[] = [];
+  const bare: number[] = [];
+  let kib = 0;
+  for (let i = 0; i < pairs; i++) {
+    if (i % 10 === 0) progress(`cli: ${tasks.toLocaleString('en-US')}-task board, pair ${i + 1}/${pairs}`);
+    const text = boardText(tasks, { claimedFirst: Math.floor(tasks / 2) });
+    writeFileSync(path, text);
+    kib = Buffer.byteLength(text) / 1024;
+    if (i % 2 === 0) {
+      next.push(timed(args, 0));
+      bare.push(timed(['-e', '0'], 0));
+    } else {
+      bare.push(timed(['-e', '0'], 0));
+      next.push(timed(args, 0));
+    }
+  }
+  return { tasks, boardKiB: kib, nextMs: spread(next), bareNodeMs: spread(bare), ratio: spread(next.map((x, i) => x / bare[i]!)) };
+}
+
+/** Case 4: what a shell script pays per `mdclaim next`, on a small board and on big ones, and how much memory one takes on a big board. */
 export function cli(cfg: CliConfig): CliResult {
   const dir = tempDir('cli');
   const board = join(dir, 'tasks.md');
@@ -95,6 +133,7 @@ export function cli(cfg: CliConfig): CliResult {
     method = r.method;
     bareRss.push(peakRss(bareArgs).mib);
   }
+  const bigBoards = cfg.bigSizes.map((n) => bigBoard(dir, n, cfg.bigPairs));
   return {
     pairs: cfg.pairs,
     nextMs: spread(next),
@@ -105,5 +144,6 @@ export function cli(cfg: CliConfig): CliResult {
     nextPeakRssMiB: quantile(rss, 0.5),
     bareNodePeakRssMiB: quantile(bareRss, 0.5),
     rssMethod: method,
+    big: bigBoards,
   };
 }

@@ -8,7 +8,7 @@ import { boardText, CLAIMED, progress, quantile, rotate, spread, tempDir, type S
 import type { WorkerJob, WorkerReport } from './worker.js';
 
 export type Kind = WorkerJob['kind'];
-const KINDS: Kind[] = ['mdclaim', 'sqlite', 'lockfile'];
+const KINDS: Kind[] = ['mdclaim', 'floor', 'sqlite', 'lockfile'];
 
 export interface DrainCheck {
   ok: boolean;
@@ -29,6 +29,8 @@ export interface ContendedFigures {
   claimsPerSec: Spread;
   p50Ms: number;
   p99Ms: number;
+  /** The longest any one claim took, lock wait included: what the unluckiest waiter saw. */
+  worstMs: number;
   busyRetries: number;
   checks: DrainCheck[];
 }
@@ -185,7 +187,14 @@ export async function contended(cfg: ContendedConfig): Promise<ContendedResult> 
   const claimers = {} as Record<Kind, ContendedFigures>;
   for (const k of KINDS) {
     const lat = lats.get(k)!;
-    claimers[k] = { claimsPerSec: spread(rates.get(k)!), p50Ms: quantile(lat, 0.5), p99Ms: quantile(lat, 0.99), busyRetries: busy.get(k)!, checks: checks.get(k)! };
+    claimers[k] = {
+      claimsPerSec: spread(rates.get(k)!),
+      p50Ms: quantile(lat, 0.5),
+      p99Ms: quantile(lat, 0.99),
+      worstMs: quantile(lat, 1),
+      busyRetries: busy.get(k)!,
+      checks: checks.get(k)!,
+    };
   }
   const ratio = (a: Kind, b: Kind) => ({ a, b, ratio: spread(rates.get(a)!.map((x, i) => x / rates.get(b)![i]!)) });
   return {
@@ -193,7 +202,7 @@ export async function contended(cfg: ContendedConfig): Promise<ContendedResult> 
     workers: cfg.workers,
     rounds: cfg.rounds,
     claimers,
-    ratios: [ratio('mdclaim', 'sqlite'), ratio('mdclaim', 'lockfile')],
+    ratios: [ratio('mdclaim', 'floor'), ratio('mdclaim', 'sqlite'), ratio('mdclaim', 'lockfile')],
     allChecksPassed: KINDS.every((k) => checks.get(k)!.every((c) => c.ok)),
   };
 }

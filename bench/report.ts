@@ -17,17 +17,19 @@ export interface Results {
 
 /** Why a target is missed, from `node --cpu-prof` of the claim and reap paths (docs/benchmarks.md has the long form). */
 const WHY_MISSED: Record<string, string> = {
-  '1a': 'about 10 syscalls a claim (open, fstat, flock, stat re-check, read, pwrite, pread read-back, unlock, close) against the floor\'s 4, and the scan of the board',
+  '1a': 'about 10 syscalls a claim (open, fstat, flock, stat re-check, read, pwrite, pread read-back, unlock, close) against the floor\'s 4 and SQLite\'s none outside its WAL append; the scan of a 50-task board is a few µs of it',
   '1b': 'fdatasync is most of both; mdclaim adds the syscalls of 1a',
-  '2a': 'each worker is a fresh process, so the scanner runs cold (about 3 µs a line against 0.5 µs warm) over the claimed lines above the first open one, and every claim rewrites the 30 KiB board by temp file + rename, all while holding the lock',
-  '2b': 'waiters poll a non-blocking flock with jittered back-off (at most 4 ms) instead of queueing in the kernel, so an unlucky waiter loses many rounds in a row; 8 processes on 2 cores also preempt holders',
+  '2a': 'waiters poll a non-blocking flock with jittered back-off, so the lock sits idle between a release and the next try, where the floor\'s waiters queue in the kernel; each claim in the top 27 KiB of the 30 KiB board rewrites it by temp file + rename (so does the floor\'s)',
+  '2b': 'waiters poll rather than queue in the kernel, so an unlucky waiter loses many rounds in a row; 8 processes on 2 cores also preempt holders',
   '2c': 'see the failed drain checks on stderr',
-  '3a': 'a claim lengthens its line, so on a board larger than one page it rewrites the file by temp file + rename (330 KiB here), and the scan reads the 5,000 claimed lines above the first open one',
-  '3b': 'the same with a 3 MiB rewrite (its I/O alone 14–35 ms here) and 50,000 claimed lines scanned',
-  '3c': 'one pass over the board and one rewrite; ids are hashed only for the stale claims',
-  '3d': 'garbage collection grows with the board',
-  '4a': 'loading and compiling the bundled CLI (80 KiB) and fs-ext\'s native addon',
+  '2d': 'the same polling: the order in which waiters get the lock is not fair',
+  '3a': 'a claim lengthens its line, so past one page it rewrites the board by temp file + rename (330 KiB here): the rename and the close that frees the old file\'s blocks cost more than the scan',
+  '3b': 'the 3 MiB rewrite: read 1.4 ms, write 0.8 ms, rename and freeing the old file 4.3 ms, and garbage collection of the three 3 MiB copies a claim makes (read buffer, its string, the new file); the scan is about 3.4 ms',
+  '3c': '1,000 edits: the rewrite and the check that each changed line reads as meant; the walk itself is about 3 ms',
+  '3d': 'garbage collection and the file system grow with the board',
+  '4a': 'node:crypto (loaded by the write path for temp-file names) and fs-ext\'s native addon; the bin caches the compiled bundle',
   '4b': 'the board is held three times: the bytes read, their latin1 string, and the new file',
+  '4c': 'the start-up costs of 4a, then reading and rewriting the 300 KiB board by temp file + rename',
 };
 
 export interface Target {
@@ -82,18 +84,21 @@ export function targets(r: Results): Target[] {
   const s100k = sizeOf(s, 100_000);
   const slope = s && s.sizes.at(-1)?.tasks === 100_000 ? Math.max(s.claimSlope, s.reapSlope) : null;
   const rss = r.cli && r.cli.rssTasks === 100_000 ? r.cli.nextPeakRssMiB : null;
+  const big10k = r.cli?.big.find((b) => b.tasks === 10_000);
   return [
-    target('1a', 'uncontended, durability off: mdclaim / SQLite NORMAL', '≥ 0.5×', ratioOf(r.uncontended, 'mdclaim', 'sqlite-normal'), (v) => v >= 0.5, '×'),
+    target('1a', 'uncontended, durability off: mdclaim / SQLite NORMAL', '≥ 0.8×', ratioOf(r.uncontended, 'mdclaim', 'sqlite-normal'), (v) => v >= 0.8, '×'),
     target('1b', 'uncontended, durability on: mdclaim / SQLite FULL', '≥ 1×', ratioOf(r.uncontended, 'mdclaim-durable', 'sqlite-full'), (v) => v >= 1, '×'),
-    target('2a', 'contended aggregate: mdclaim / SQLite', '≥ 1×', c ? c.ratios.find((x) => x.b === 'sqlite')!.ratio.median : null, (v) => v >= 1, '×'),
+    target('2a', 'contended aggregate: mdclaim / the floor claimer', '≥ 0.5×', c ? c.ratios.find((x) => x.b === 'floor')!.ratio.median : null, (v) => v >= 0.5, '×'),
     target('2b', 'contended claim p99 (mdclaim)', '≤ 5 ms', c ? c.claimers.mdclaim.p99Ms : null, (v) => v <= 5, ' ms'),
     target('2c', 'contended: lost or doubled claims, failed drain checks (all claimers, all runs)', '0', c ? contendedFaults(c) : null, (v) => v === 0, ''),
-    target('3a', 'claim p50 at 10,000 tasks', '≤ 2 ms', s10k?.claimP50Ms ?? null, (v) => v <= 2, ' ms'),
-    target('3b', 'claim p50 at 100,000 tasks', '≤ 20 ms', s100k?.claimP50Ms ?? null, (v) => v <= 20, ' ms'),
+    target('2d', 'contended worst wait: the longest claim (mdclaim)', '≤ 50 ms', c ? c.claimers.mdclaim.worstMs : null, (v) => v <= 50, ' ms'),
+    target('3a', 'claim p50 at 10,000 tasks, first half claimed', '≤ 1.5 ms', s10k?.claimP50Ms ?? null, (v) => v <= 1.5, ' ms'),
+    target('3b', 'claim p50 at 100,000 tasks, first half claimed', '≤ 15 ms', s100k?.claimP50Ms ?? null, (v) => v <= 15, ' ms'),
     target('3c', 'reap at 10,000 tasks (1,000 stale)', '≤ 20 ms', s10k?.reapMedianMs ?? null, (v) => v <= 20, ' ms'),
     target('3d', 'growth 10k→100k, worst of claim and reap (log-log slope; 1 = linear)', '≤ 1.2', slope, (v) => v <= 1.2, ''),
-    target('4a', 'CLI `next` / bare `node -e 0` wall time', '≤ 1.6×', r.cli?.ratio.median ?? null, (v) => v <= 1.6, '×'),
+    target('4a', 'CLI `next` / bare `node -e 0` wall time, 50-task board', '≤ 1.6×', r.cli?.ratio.median ?? null, (v) => v <= 1.6, '×'),
     target('4b', 'CLI `next` peak RSS at 100,000 tasks', '≤ 100 MB', rss === null ? null : rss * 1.048576, (v) => v <= 100, ' MB'),
+    target('4c', 'fresh CLI `next` at 10,000 tasks (first half claimed) / bare `node -e 0`', '≤ 1.3×', big10k?.ratio.median ?? null, (v) => v <= 1.3, '×'),
   ];
 }
 
@@ -123,12 +128,12 @@ export function tables(r: Results): Table[] {
   if (c) {
     out.push({
       title: `2. Contended: ${c.workers} processes drain a ${c.tasks.toLocaleString('en-US')}-task board, ${c.rounds} rounds`,
-      head: ['claimer', 'claims/s (median)', 'IQR', 'p50 ms', 'p99 ms', 'drain checks'],
+      head: ['claimer', 'claims/s (median)', 'IQR', 'p50 ms', 'p99 ms', 'worst ms', 'drain checks'],
       rows: Object.entries(c.claimers).map(([k, v]) => [
-        k, num(v.claimsPerSec.median), `${num(v.claimsPerSec.q25)}–${num(v.claimsPerSec.q75)}`, num(v.p50Ms), num(v.p99Ms),
+        k, num(v.claimsPerSec.median), `${num(v.claimsPerSec.q25)}–${num(v.claimsPerSec.q75)}`, num(v.p50Ms), num(v.p99Ms), num(v.worstMs),
         `${v.checks.filter((x) => x.ok).length}/${v.checks.length} passed`,
       ]),
-      right: [1, 2, 3, 4],
+      right: [1, 2, 3, 4, 5],
     });
     out.push(ratioTable('2. Ratios of aggregate claims/s, run by run', c.ratios));
   }
@@ -162,6 +167,16 @@ export function tables(r: Results): Table[] {
       ],
       right: [1, 3],
     });
+    if (k.big.length > 0) {
+      out.push({
+        title: '4. A fresh CLI `next` on big boards whose first half is claimed, interleaved with `node -e 0`',
+        head: ['tasks', 'board KiB', 'next wall ms (median)', 'IQR', 'node -e 0 ms', 'next / bare, pair by pair'],
+        rows: k.big.map((b) => [
+          b.tasks.toLocaleString('en-US'), num(b.boardKiB), num(b.nextMs.median), `${num(b.nextMs.q25)}–${num(b.nextMs.q75)}`, num(b.bareNodeMs.median), times(b.ratio),
+        ]),
+        right: [0, 1, 2, 4],
+      });
+    }
   }
   const w = r.write;
   if (w) {

@@ -53,7 +53,7 @@ function config(quick: boolean) {
         uncontended: { tasks: 50, rounds: 3, warmup: 1 },
         contended: { tasks: 200, workers: 8, rounds: 1 },
         scaling: { sizes: [100, 1_000, 10_000], rounds: 2, claims: [5, 5, 5], reaps: [2, 2, 2] },
-        cli: { pairs: 4, rssTasks: 10_000, rssRuns: 1 },
+        cli: { pairs: 4, rssTasks: 10_000, rssRuns: 1, bigSizes: [10_000], bigPairs: 2 },
         write: { tasks: 50, rounds: 3, warmup: 1 },
         start: { pairs: 10, watchdogs: 2 },
       }
@@ -61,7 +61,7 @@ function config(quick: boolean) {
         uncontended: { tasks: 50, rounds: 40, warmup: 3 },
         contended: { tasks: 1_000, workers: 8, rounds: 5 },
         scaling: { sizes: [100, 1_000, 10_000, 100_000], rounds: 7, claims: [50, 50, 50, 15], reaps: [10, 10, 5, 2] },
-        cli: { pairs: 40, rssTasks: 100_000, rssRuns: 3 },
+        cli: { pairs: 40, rssTasks: 100_000, rssRuns: 3, bigSizes: [10_000, 100_000], bigPairs: 20 },
         write: { tasks: 50, rounds: 40, warmup: 3 },
         start: { pairs: 200, watchdogs: 20 },
       };

@@ -1,12 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { openBoard } from 'mdclaim';
-import { lockfileClaim, sqliteClaim } from './claimers.js';
+import { floorClaim, lockfileClaim, sqliteClaim } from './claimers.js';
 import { clock, toUs } from './util.js';
 
 /** What the parent sends a contended-case worker. */
 export interface WorkerJob {
-  kind: 'mdclaim' | 'sqlite' | 'lockfile';
+  kind: 'mdclaim' | 'sqlite' | 'lockfile' | 'floor';
   path: string;
   by: string;
   log: string;
@@ -39,6 +39,8 @@ function claimerFor(job: WorkerJob): () => Promise<string | null> | string | nul
     }
     case 'lockfile':
       return () => lockfileClaim(job.path, job.by, false);
+    case 'floor':
+      return () => floorClaim(job.path, job.by, false);
   }
 }
 

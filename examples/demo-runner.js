@@ -39,7 +39,7 @@ const names = ['run-a', 'run-b', 'run-c'];
 const runners = names.map((by) => {
   const events = join(dir, `${by}.jsonl`);
   const args = ['run', '--file', file, '--by', by, '--until-settled', '--lease', '3s', '--interval', '200ms', '--no-commit', '--events', events, '--', 'sh', '-c', work];
-  const child = spawn(process.execPath, [here('../dist/cli.js'), ...args], { stdio: ['ignore', 'inherit', 'pipe'] });
+  const child = spawn(process.execPath, [here('../bin/mdclaim.cjs'), ...args], { stdio: ['ignore', 'inherit', 'pipe'] });
   const r = { by, child, events, said: [], exit: once(child, 'exit') };
   createInterface({ input: child.stderr }).on('line', (line) => {
     r.said.push(line);

@@ -75,7 +75,7 @@ while (!orphan) {
 if (!orphan) say('every task was finished before a trigger could be killed mid-task');
 
 // The reaper, as cron runs it, every half second: it reopens claims past their own 3 s lease (live holders heartbeat every second).
-const cli = here('../dist/cli.js');
+const cli = here('../bin/mdclaim.cjs');
 for (;;) {
   const tasks = await board.list();
   if (tasks.every((t) => t.status === 'done' || t.status === 'failed')) break;

@@ -7,7 +7,7 @@
 #                                MDCLAIM="npx mdclaim" to use an installed one)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-mdclaim=${MDCLAIM:-"node $here/../dist/cli.js"}
+mdclaim=${MDCLAIM:-"node $here/../bin/mdclaim.cjs"}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cp "$here/../tasks.md" "$dir/tasks.md"

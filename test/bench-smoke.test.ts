@@ -47,11 +47,15 @@ describe('bench --quick --json', () => {
     expect(claimers).toEqual(expect.arrayContaining(['mdclaim', 'mdclaim-durable', 'sqlite-normal', 'sqlite-full', 'lockfile', 'floor']));
     for (const c of Object.values<Json>(r.uncontended.claimers)) expect(c.claimsPerSec.median).toBeGreaterThan(0);
     expect(r.uncontended.ratios.length).toBeGreaterThanOrEqual(2);
-    for (const k of ['mdclaim', 'sqlite', 'lockfile']) expect(r.contended.claimers[k].claimsPerSec.median).toBeGreaterThan(0);
+    for (const k of ['mdclaim', 'floor', 'sqlite', 'lockfile']) expect(r.contended.claimers[k].claimsPerSec.median).toBeGreaterThan(0);
+    for (const k of ['mdclaim', 'floor']) expect(r.contended.claimers[k].worstMs).toBeGreaterThanOrEqual(r.contended.claimers[k].p99Ms);
+    expect(r.contended.ratios.map((x: Json) => `${x.a}/${x.b}`)).toEqual(['mdclaim/floor', 'mdclaim/sqlite', 'mdclaim/lockfile']);
     expect(r.scaling.sizes.length).toBeGreaterThanOrEqual(2);
     for (const s of r.scaling.sizes) expect(s.claimP50Ms > 0 && s.reapMedianMs > 0).toBe(true);
     expect(r.cli.ratio.median).toBeGreaterThan(0);
     expect(r.cli.nextPeakRssMiB).toBeGreaterThan(0);
+    expect(r.cli.big.map((b: Json) => b.tasks)).toEqual([10_000]);
+    for (const b of r.cli.big) expect(b.ratio.median).toBeGreaterThan(0);
     expect(r.write.ratios.map((x: Json) => `${x.a}/${x.b}`)).toEqual(['in-place/replace', 'in-place-durable/replace-durable']);
     for (const k of ['bareMs', 'gateMs', 'armMs', 'runnerMs', 'watchdogStartMs']) expect(r.start[k].median, k).toBeGreaterThan(0);
   });
@@ -59,7 +63,7 @@ describe('bench --quick --json', () => {
   it('passes every drain check: each task claimed once, none lost, none doubled', () => {
     const c = doc.results.contended;
     expect(c.allChecksPassed).toBe(true);
-    for (const k of ['mdclaim', 'sqlite', 'lockfile']) {
+    for (const k of ['mdclaim', 'floor', 'sqlite', 'lockfile']) {
       for (const chk of c.claimers[k].checks) {
         expect(chk, `${k}: ${chk.problems.join('; ')}`).toMatchObject({ ok: true, claimed: c.tasks, logged: c.tasks, duplicates: 0, lost: 0, wrongHolder: 0 });
       }
@@ -69,7 +73,7 @@ describe('bench --quick --json', () => {
   });
 
   it('gives a verdict (met, missed or not run) for every target', () => {
-    expect(doc.targets.map((t: Json) => t.id)).toEqual(['1a', '1b', '2a', '2b', '2c', '3a', '3b', '3c', '3d', '4a', '4b']);
+    expect(doc.targets.map((t: Json) => t.id)).toEqual(['1a', '1b', '2a', '2b', '2c', '2d', '3a', '3b', '3c', '3d', '4a', '4b', '4c']);
     for (const t of doc.targets) expect([true, false, null]).toContain(t.met);
   });
 });

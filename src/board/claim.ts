@@ -1,12 +1,13 @@
 import { MdclaimError, usage } from '../errors.js';
 import { bytes, utf8, type ByteString } from '../format/bytes.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
-import { claimTimes, parseTags, type Task } from '../format/task.js';
-import { blockingHold, cutoff, isClaimable, type Cutoff } from './claimable.js';
+import { settledRun } from '../format/settled-run.js';
+import { claimTimes, parseTags, textBetween, type Task } from '../format/task.js';
+import { blockingHold, cutoff, isClaimable, isLapsedAt, type Cutoff } from './claimable.js';
 import { notClaimable } from './conflict.js';
 import { boardHolds, declaredOf, heldBy, holdsOf, mayHoldPaths, type Hold, type Paths } from './held.js';
 import { dropLocks, markerPlan, type Plan } from './plan.js';
-import { lookup, taskOf, walk, type Seen } from './walk.js';
+import { lookup, seenAt, taskOf, walk, walkLines, type Seen } from './walk.js';
 
 export interface ClaimArgs {
   by: string;
@@ -49,13 +50,33 @@ export function sectionMatches(section: string | undefined, wanted: string): boo
 export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs): Plan<Task | null> {
   const tags = filter.tags ?? [];
   const now = cutoff(args.now);
-  const wanted = (s: Seen) =>
-    isClaimable(s.t.marker, s.aboveAllDone, now) &&
-    (filter.section === undefined || sectionMatches(s.t.section, filter.section)) &&
-    (tags.length === 0 || hasTags(src, s, tags));
-  const picked = mayHoldPaths(src) ? firstFree(src, wanted, now) : walk(src, wanted);
+  if (mayHoldPaths(src)) {
+    // A board with path declarations or locks: every line's holds matter (see firstFree).
+    const wanted = (s: Seen) =>
+      isClaimable(s.t.marker, s.aboveAllDone, now) &&
+      (filter.section === undefined || sectionMatches(s.t.section, filter.section)) &&
+      (tags.length === 0 || hasTags(src, s.text, tags));
+    const free = firstFree(src, wanted, now);
+    return free ? claimChange(src, free, args) : { edits: [], result: null, changes: [] };
+  }
+  let allDone = false;
+  // Done, failed and live default-lease claims are never claimable, so runs of them are passed
+  // over. Claims later than the cutoff's minute will do (the pattern then lasts a minute); one
+  // in that minute just ends a run, and the walk visits it.
+  const iso = now.iso;
+  const settled = iso === null ? undefined : () => settledRun(`${iso.slice(0, 17)}59Z`);
+  const picked = walkLines(src, (s, aboveAllDone) => {
+    // A claim mdclaim wrote with the default lease is judged where it lies; any other line by its marker.
+    const claimable = s.claimTime >= 0 ? isLapsedAt(src, s.claimTime, now) : isClaimable(s.marker(), aboveAllDone, now);
+    allDone = aboveAllDone;
+    return (
+      claimable &&
+      (filter.section === undefined || sectionMatches(s.section, filter.section)) &&
+      (tags.length === 0 || hasTags(src, textBetween(src, s.status, s.markerEnd, s.end), tags))
+    );
+  }, undefined, settled);
   if (!picked) return { edits: [], result: null, changes: [] };
-  return claimChange(src, picked, args);
+  return claimChange(src, seenAt(src, picked, allDone), args);
 }
 
 /**
@@ -85,8 +106,8 @@ function firstFree(src: ByteString, wanted: (s: Seen) => boolean, now: Cutoff): 
   return pending.find((p) => blockingHold(p.paths, held) === null)?.seen ?? free;
 }
 
-function hasTags(src: ByteString, s: Seen, tags: readonly string[]): boolean {
-  const have = parseTags(utf8(src, s.text[0], s.text[1]));
+function hasTags(src: ByteString, text: [number, number], tags: readonly string[]): boolean {
+  const have = parseTags(utf8(src, text[0], text[1]));
   return tags.every((t) => have.includes(t));
 }
 

@@ -1,4 +1,5 @@
 import { DEFAULT_LEASE_MS } from '../format/duration.js';
+import { compareAt, type ByteString } from '../format/bytes.js';
 import type { Marker } from '../format/marker.js';
 import { formatClaimedAt } from '../format/marker.js';
 import { overlaps, type PathMode } from '../format/paths.js';
@@ -23,6 +24,17 @@ export function isOlderThan(m: Marker, limit: Cutoff): boolean {
   if (m.status !== 'claimed' || at === undefined) return false;
   if (limit.iso !== null && at.length === 20 && at.charCodeAt(19) === 0x5a) return at <= limit.iso;
   return Date.parse(at) <= limit.ms;
+}
+
+/**
+ * isLapsed for a claim as mdclaim writes it with the default lease
+ * (`[🟡, by, 2026-11-30T04:06:29Z]`), its claim time at `at` in the file's
+ * bytes: the same comparison as isOlderThan against `cutoff(now)`, made where
+ * the time lies.
+ */
+export function isLapsedAt(src: ByteString, at: number, now: Cutoff): boolean {
+  if (now.iso !== null) return compareAt(src, at, now.iso) <= 0;
+  return Date.parse(src.slice(at, at + 20)) <= now.ms;
 }
 
 /**

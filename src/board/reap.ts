@@ -1,10 +1,10 @@
 import type { ByteString } from '../format/bytes.js';
 import { bytes } from '../format/bytes.js';
 import { renderMarker } from '../format/marker.js';
-import { toTask, type Task } from '../format/task.js';
+import { textBetween, toTask, type Task } from '../format/task.js';
 import { cutoff, isLapsed, isOlderThan } from './claimable.js';
 import { dropLocks, type Changed, type Plan } from './plan.js';
-import { KeyCount, walk, type Seen } from './walk.js';
+import { KeyCount, seenAt, walkLines, type Seen } from './walk.js';
 
 export interface ReapArgs {
   /** The operator's override: also reopen claims at least this old, whatever their own lease. */
@@ -26,10 +26,13 @@ export function reap(src: ByteString, args: ReapArgs): Plan<Task[]> {
   const stale: Seen[] = [];
   const now = cutoff(args.now);
   const ttl = args.ttlMs === undefined ? null : cutoff(args.now, args.ttlMs);
-  walk(src, (s) => {
-    keys.add(src, s);
-    const m = s.t.marker;
-    if (isLapsed(m, now) || (ttl !== null && isOlderThan(m, ttl)) || (args.includeUntimed && m.status === 'claimed' && m.claimedAt === undefined)) stale.push(s);
+  // Every task counts towards telling keys apart; only claims need their marker read.
+  walkLines(src, (s, aboveAllDone) => {
+    const [from, to] = textBetween(src, s.status, s.markerEnd, s.end);
+    keys.addText(src, from, to);
+    if (s.status !== 'claimed') return;
+    const m = s.marker();
+    if (isLapsed(m, now) || (ttl !== null && isOlderThan(m, ttl)) || (args.includeUntimed && m.claimedAt === undefined)) stale.push(seenAt(src, s, aboveAllDone));
   });
   const reaped = stale.map((s) => toTask(src, s.t, keys.idOf(src, s)));
   if (args.dryRun) return { edits: [], result: reaped, changes: [] };

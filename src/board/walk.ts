@@ -13,29 +13,63 @@ export interface Seen {
 }
 
 /**
- * Visit tasks in file order until `visit` returns true; returns the one it
- * stopped at. A marker with nothing after it (`- [ ]` alone) is no task, as
- * GFM reads it. Ids are not computed here: the hot path only needs the id of
- * the one task it picks (see idOf).
+ * Stand the scanner on each task in file order until `visit` returns true;
+ * returns the scanner, standing on that task, or null. A marker with nothing
+ * after it (`- [ ]` alone) is no task, as GFM reads it. Nothing is built for
+ * the lines passed over: a claim reads past every claimed line above the
+ * first open one, and `passOver` lets it pass over whole runs of lines the
+ * visitor would refuse without visiting them.
  */
-export function walk(src: ByteString, visit: (s: Seen) => boolean | void, scanner = new TaskScanner(src)): Seen | null {
+export function walkLines(
+  src: ByteString,
+  visit: (s: TaskScanner, aboveAllDone: boolean) => boolean | void,
+  scanner = new TaskScanner(src),
+  passOver?: () => RegExp,
+): TaskScanner | null {
+  const s = scanner;
   let section: string | undefined;
   let allDone = true;
-  for (let t = scanner.next(); t; t = scanner.next()) {
-    if (nothingAfter(src, t)) continue;
-    if (t.section !== section) {
-      section = t.section;
+  while (s.advance()) {
+    if (nothingAfter(src, s.markerEnd, s.end)) continue;
+    if (s.section !== section) {
+      section = s.section;
       allDone = true;
     }
-    const seen: Seen = { t, text: textRange(src, t), aboveAllDone: allDone };
-    if (visit(seen)) return seen;
-    if (t.marker.status !== 'done') allDone = false;
+    if (visit(s, allDone)) return s;
+    if (s.status !== 'done') allDone = false;
+    // A run of lines the caller would refuse (see settledRun): none can start a section, and
+    // once a task above is not done, none can change what a blocked task below needs.
+    if (passOver !== undefined && !allDone) s.skipRun(passOver());
   }
   return null;
 }
 
-function nothingAfter(src: ByteString, t: TaskLine): boolean {
-  for (let i = t.marker.end; i < t.end; i++) {
+/** The task the scanner stands on, as a Seen. */
+export function seenAt(src: ByteString, s: TaskScanner, aboveAllDone: boolean): Seen {
+  const t = s.taskLine();
+  return { t, text: textRange(src, t), aboveAllDone };
+}
+
+/**
+ * Visit tasks in file order until `visit` returns true; returns the one it
+ * stopped at (see walkLines). Ids are not computed here: the hot path only
+ * needs the id of the one task it picks (see idOf).
+ */
+export function walk(src: ByteString, visit: (s: Seen) => boolean | void, scanner = new TaskScanner(src)): Seen | null {
+  let seen: Seen | null = null;
+  const stopped = walkLines(
+    src,
+    (s, aboveAllDone) => {
+      seen = seenAt(src, s, aboveAllDone);
+      return Boolean(visit(seen));
+    },
+    scanner,
+  );
+  return stopped ? seen : null;
+}
+
+function nothingAfter(src: ByteString, from: number, end: number): boolean {
+  for (let i = from; i < end; i++) {
     const c = src.charCodeAt(i);
     if (c !== 0x20 && c !== 0x09) return false;
   }
@@ -47,7 +81,12 @@ export class KeyCount {
   private readonly n = new Map<string, number>();
 
   add(src: ByteString, s: Seen): void {
-    const key = trackerKey(src, s.text[0], s.text[1]);
+    this.addText(src, s.text[0], s.text[1]);
+  }
+
+  /** Count the key the text [start, end) starts with, if any. */
+  addText(src: ByteString, start: number, end: number): void {
+    const key = trackerKey(src, start, end);
     if (key !== null) this.n.set(key, (this.n.get(key) ?? 0) + 1);
   }
 

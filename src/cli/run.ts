@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { usage } from '../errors.js';
 import { has, one, parseArgs } from './args.js';
 import { EXIT } from './exit.js';
@@ -59,8 +60,7 @@ export async function run(argv: readonly string[], io: Output): Promise<number> 
 }
 
 async function version(): Promise<string> {
-  const { readFileSync } = await import('node:fs');
-  // dist/cli.js is bundled; dist/cli/run.js is not: the package root is one or two levels up.
+  // dist/cli.cjs is bundled; dist/cli/run.js is not: the package root is one or two levels up.
   for (const up of ['../package.json', '../../package.json']) {
     try {
       const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name?: string; version: string };

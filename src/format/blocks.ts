@@ -21,18 +21,21 @@ import { linkDefLines, mayStartDefinition } from './link-def.js';
  */
 
 // The open leaf block.
-const NONE = 0;
-const PARA = 1;
-const FENCE = 2;
+export const NONE = 0;
+export const PARA = 1;
+export const FENCE = 2;
 const CODE = 3;
 const HTML = 4;
 // Container kinds.
 const QUOTE = 1;
-const ITEM = 2;
+export const ITEM = 2;
 
 // First characters of every block start but a paragraph's; a line starting otherwise is text.
 const SPECIAL = new Uint8Array(128);
 for (const c of '#`~*+_=<>-0123456789') SPECIAL[c.charCodeAt(0)] = 1;
+
+/** Can a block other than a paragraph start with this character? */
+export const mayStartBlock = (c: number): boolean => c < 128 && SPECIAL[c] === 1;
 
 export abstract class BlockReader extends LineReader {
   protected done = false;
@@ -53,12 +56,13 @@ export abstract class BlockReader extends LineReader {
    */
   protected readonly remarkQuirks: boolean = true;
 
-  // Open containers, outermost first: kind, content indent (list items), no child yet.
-  private depth = 0;
-  private readonly kind: number[] = [];
-  private readonly need: number[] = [];
-  private readonly empty: boolean[] = [];
-  private leaf = NONE;
+  // Open containers, outermost first: kind, content indent (list items, in columns past the
+  // container before), no child yet.
+  protected depth = 0;
+  protected readonly kind: number[] = [];
+  protected readonly need: number[] = [];
+  protected readonly empty: boolean[] = [];
+  protected leaf = NONE;
   private fenceChar = 0;
   private fenceLen = 0;
   private htmlKind = 0;
@@ -71,6 +75,7 @@ export abstract class BlockReader extends LineReader {
   private readonly defStart: number[] = [];
   private readonly defContent: number[] = [];
   private readonly defEnd: number[] = [];
+  private close = -1; // see closeBracketFrom
 
   protected abstract onParagraphLine(content: number): void;
   /** The paragraph ended; its first `defLines` lines were link reference definitions. */
@@ -86,7 +91,7 @@ export abstract class BlockReader extends LineReader {
     this.done = true;
   }
 
-  private readLine(): void {
+  protected readLine(): void {
     const src = this.src;
     // 1. Which open containers does this line continue?
     let matched = 0;
@@ -149,7 +154,7 @@ export abstract class BlockReader extends LineReader {
     if (!this.blank) this.openParagraph(matched);
   }
 
-  private openParagraph(matched: number): void {
+  protected openParagraph(matched: number): void {
     const src = this.src;
     this.startBlock(matched);
     this.leaf = PARA;
@@ -158,12 +163,35 @@ export abstract class BlockReader extends LineReader {
     this.paraStart = this.lineStart;
     this.paraContent = this.nns;
     this.paraLines = 0;
-    this.paraDefs = src.charCodeAt(this.nns) === 0x5b && mayStartDefinition(src, this.nns, this.lineEnd);
+    this.paraDefs = src.charCodeAt(this.nns) === 0x5b && this.mayStartDefinition(this.nns);
     if (this.paraDefs) this.defStart.length = this.defContent.length = this.defEnd.length = 0;
     this.addParaLine();
   }
 
-  private addParaLine(): void {
+  /**
+   * mayStartDefinition, answered from the first `]` on the line where that
+   * settles it: a task marker's `]` is followed by a blank, never by `:`.
+   */
+  private mayStartDefinition(pos: number): boolean {
+    const close = this.closeBracketFrom(pos + 1);
+    if (close < this.lineEnd && this.src.charCodeAt(close - 1) !== 0x5c /* \ */ && this.src.charCodeAt(close + 1) !== 0x3a) return false;
+    return mayStartDefinition(this.src, pos, this.lineEnd);
+  }
+
+  /**
+   * The first `]` at or after `from` (the document's length if none). Calls
+   * come with growing `from`, so each byte is searched once however many
+   * lines hold a `[` and no `]`.
+   */
+  protected closeBracketFrom(from: number): number {
+    if (this.close < from) {
+      const i = this.src.indexOf(']', from);
+      this.close = i < 0 ? this.src.length : i;
+    }
+    return this.close;
+  }
+
+  protected addParaLine(): void {
     this.paraLines++;
     this.paraEnd = this.lineEnd;
     if (this.paraDefs) {
@@ -199,7 +227,7 @@ export abstract class BlockReader extends LineReader {
     return true;
   }
 
-  private atxHeading(matched: number): boolean {
+  protected atxHeading(matched: number): boolean {
     const level = atxLevel(this.src, this.nns, this.lineEnd);
     if (level === 0) return false;
     this.startBlock(matched);
@@ -275,7 +303,7 @@ export abstract class BlockReader extends LineReader {
     if (this.off < this.lineEnd && isBlank(this.src.charCodeAt(this.off))) this.advanceOffset(1, true);
   }
 
-  private open(matched: number, kind: number, need: number): void {
+  protected open(matched: number, kind: number, need: number): void {
     this.startBlock(matched);
     this.kind[this.depth] = kind;
     this.need[this.depth] = need;
@@ -290,7 +318,7 @@ export abstract class BlockReader extends LineReader {
     if (this.depth > 0) this.empty[this.depth - 1] = false;
   }
 
-  private closeUnmatched(matched: number): void {
+  protected closeUnmatched(matched: number): void {
     if (this.leaf === PARA) this.onParagraphEnd(this.defLines());
     this.leaf = NONE;
     for (; this.depth > matched; this.depth--) if (this.kind[this.depth - 1] === QUOTE) this.quoteDepth--;

@@ -19,3 +19,12 @@ export function utf8(src: ByteString, start = 0, end = src.length): string {
 export function bytes(text: string): ByteString {
   return Buffer.from(text, 'utf8').toString('latin1');
 }
+
+/** Compare bytes [at, at + s.length) of a byte string with `s`, in place: negative, zero or positive. */
+export function compareAt(src: ByteString, at: number, s: string): number {
+  for (let k = 0; k < s.length; k++) {
+    const d = src.charCodeAt(at + k) - s.charCodeAt(k);
+    if (d !== 0) return d;
+  }
+  return 0;
+}

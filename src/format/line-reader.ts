@@ -46,6 +46,17 @@ export class LineReader {
     return true;
   }
 
+  /** Where the next line starts (once a line has been read). */
+  protected get nextLineStart(): number {
+    return this.pos;
+  }
+
+  /** Go on reading at `pos`, the start of line number `line`, as if every line before it had been read. */
+  protected resumeAt(pos: number, line: number): void {
+    this.pos = pos;
+    this.lineNo = line - 1;
+  }
+
   /** Skip a UTF-8 BOM, then YAML front matter: a first line `---` up to a line `---` or `...`. */
   private skipPreamble(): number {
     const src = this.src;

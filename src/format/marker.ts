@@ -33,7 +33,7 @@ export function isValidBy(by: string): boolean {
 }
 
 /** Does a task's marker end here: a space, a tab, a line ending or the end of the file? */
-function endsToken(src: ByteString, pos: number): boolean {
+export function endsToken(src: ByteString, pos: number): boolean {
   if (pos >= src.length) return true;
   const c = src.charCodeAt(pos);
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
@@ -110,6 +110,51 @@ function parseCommon(src: ByteString, pos: number): Marker | null | undefined {
 
 function isLeaseChar(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x6d || c === 0x73 || c === 0x68 || c === 0x64;
+}
+
+// The markers mdclaim writes, as sticky patterns over the latin1 bytes: a pattern runs as
+// native code even in a fresh process, where a loop over the bytes would be interpreted.
+const latin1 = (text: string) => [...bytes(text)].map((c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+const BY_RE = '[A-Za-z0-9._:@-]{1,64}';
+const TIME_RE = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ';
+const CANONICAL_CLAIM = new RegExp(`\\[${latin1('🟡')}, ${BY_RE}, ${TIME_RE}\\]`, 'y');
+const CANONICAL_DONE = new RegExp(`\\[${latin1('✅')}(?: [A-Za-z0-9._/-]{1,64})?, ${BY_RE}\\]`, 'y');
+const CANONICAL_FAILED = new RegExp(`\\[${latin1('❌')}, ${BY_RE}\\]`, 'y');
+
+function matchesAt(re: RegExp, src: ByteString, pos: number): boolean {
+  re.lastIndex = pos;
+  return re.test(src);
+}
+
+/**
+ * The status of the marker at `pos` (a `[`) whose `]` is at `close`, the
+ * first after `pos`: parseMarker's answer (null when it finds no marker),
+ * reached without building anything for the markers boards are made of.
+ * Every marker ends at its first `]`, followed by a blank or a line ending.
+ */
+export function markerStatus(src: ByteString, pos: number, close: number): Status | null {
+  if (!endsToken(src, close + 1)) return null;
+  const c1 = src.charCodeAt(pos + 1);
+  if (close === pos + 1) return 'open';
+  if (close === pos + 2) {
+    if (c1 === 0x20) return 'open';
+    if (c1 === 0x78 || c1 === 0x58) return 'done';
+  } else if (c1 === 0xf0) {
+    if (canonicalClaimTime(src, pos) >= 0) return 'claimed';
+  } else if (c1 === 0xe2) {
+    if (matchesAt(CANONICAL_DONE, src, pos)) return 'done';
+    if (matchesAt(CANONICAL_FAILED, src, pos)) return 'failed';
+  }
+  return parseMarker(src, pos)?.status ?? null;
+}
+
+/**
+ * Where the claim time of `[🟡, by, YYYY-MM-DDTHH:MM:SSZ]` (the claim mdclaim
+ * writes) starts, for the marker at `pos`; -1 for any other marker. The
+ * caller checks what follows the `]`.
+ */
+export function canonicalClaimTime(src: ByteString, pos: number): number {
+  return src.charCodeAt(pos + 1) === 0xf0 && matchesAt(CANONICAL_CLAIM, src, pos) ? CANONICAL_CLAIM.lastIndex - 21 : -1;
 }
 
 function isByChar(c: number): boolean {

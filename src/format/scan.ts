@@ -1,6 +1,7 @@
 import { utf8, type ByteString } from './bytes.js';
-import { BlockReader } from './blocks.js';
-import { parseMarker, type Marker } from './marker.js';
+import { FENCE } from './blocks.js';
+import { FastBlockReader } from './fast-lines.js';
+import { canonicalClaimTime, endsToken, markerStatus, parseMarker, type Marker, type Status } from './marker.js';
 
 /**
  * The task-line rule. A line is a task line when it belongs to a CommonMark
@@ -44,37 +45,124 @@ export interface Heading {
  * Reads task lines one at a time. A task is handed out once its paragraph
  * ends (a later underline could still make the paragraph a heading), so a
  * caller that stops early pays for the lines up to the end of that paragraph.
+ *
+ * `advance()` stands the scanner on the next task line and builds nothing:
+ * its place and status are in the fields below, and `marker()`/`taskLine()`
+ * build the rest for the lines a caller wants. `next()` does both.
  */
-export class TaskScanner extends BlockReader {
+export class TaskScanner extends FastBlockReader {
   /** Every heading outside block quotes read so far. */
   readonly headings: Heading[] = [];
-  private section: string | undefined = undefined;
-  // Tasks in buf[head, ready) are final; buf[ready, …) wait for their paragraph to end.
-  private readonly buf: TaskLine[] = [];
+  // The task line the scanner stands on, after advance() returned true.
+  line = 0;
+  start = 0;
+  end = 0;
+  markerStart = 0;
+  /** Byte offset just past the marker's `]`. */
+  markerEnd = 0;
+  status: Status = 'open';
+  /** Where the claim time starts when the marker is the claim mdclaim writes (see canonicalClaimTime), else -1. */
+  claimTime = -1;
+  section: string | undefined = undefined;
+
+  private current: string | undefined = undefined;
+  // Task lines read, as parallel arrays reused from the start whenever all are handed out:
+  // [head, ready) are final, [ready, count) wait for their paragraph to end.
+  private readonly bLine: number[] = [];
+  private readonly bStart: number[] = [];
+  private readonly bEnd: number[] = [];
+  private readonly bMarker: number[] = [];
+  private readonly bClose: number[] = [];
+  private readonly bTime: number[] = [];
+  private readonly bStatus: Status[] = [];
+  private readonly bSection: Array<string | undefined> = [];
   private head = 0;
   private ready = 0;
+  private count = 0;
 
-  next(): TaskLine | null {
+  /** Stand on the next task line; false at the end of the document. */
+  advance(): boolean {
     while (this.head >= this.ready) {
-      if (this.done) return null;
+      if (this.done) return false;
       this.step();
     }
-    const task = this.buf[this.head++]!;
-    // Drop handed-out tasks now and then, not on every call: truncating an array is not free.
-    if (this.head === this.buf.length && this.head >= 1024) this.buf.length = this.head = this.ready = 0;
-    return task;
+    const k = this.head++;
+    this.line = this.bLine[k]!;
+    this.start = this.bStart[k]!;
+    this.end = this.bEnd[k]!;
+    this.markerStart = this.bMarker[k]!;
+    this.markerEnd = this.bClose[k]! + 1;
+    this.status = this.bStatus[k]!;
+    this.claimTime = this.bTime[k]!;
+    this.section = this.bSection[k];
+    if (this.head === this.count) this.head = this.ready = this.count = 0;
+    return true;
+  }
+
+  /** The marker of the line the scanner stands on, every field read. */
+  marker(): Marker {
+    return parseMarker(this.src, this.markerStart)!;
+  }
+
+  /** The line the scanner stands on, as one object. */
+  taskLine(): TaskLine {
+    return { line: this.line, start: this.start, end: this.end, markerStart: this.markerStart, marker: this.marker(), section: this.section };
+  }
+
+  next(): TaskLine | null {
+    return this.advance() ? this.taskLine() : null;
+  }
+
+  /**
+   * Pass over the run of lines `run` matches (see settledRun) from the next
+   * line on, or from the line of the one task waiting for its paragraph to
+   * end; returns how many task lines it passed over, none of them handed
+   * out. The last line of the run is left to be read as usual: a line after
+   * it could still turn its paragraph into a heading.
+   */
+  skipRun(run: RegExp): number {
+    if (this.done || this.head !== this.ready || this.quoteDepth > 0 || this.leaf >= FENCE) return 0;
+    let from: number;
+    let line: number;
+    if (this.count === this.ready) {
+      from = this.nextLineStart;
+      line = this.lineNo + 1;
+    } else if (this.count === this.ready + 1 && this.bLine[this.ready] === this.lineNo && this.paraLine === this.lineNo) {
+      from = this.bStart[this.ready]!;
+      line = this.lineNo;
+    } else return 0;
+    const src = this.src;
+    run.lastIndex = from;
+    if (!run.test(src)) return 0;
+    const last = src.lastIndexOf('\n', run.lastIndex - 2) + 1;
+    if (last <= from) return 0;
+    let lines = 0;
+    for (let i = src.indexOf('\n', from); i >= 0 && i < last; i = src.indexOf('\n', i + 1)) lines++;
+    // What the run's first line does (a top-level item closes every open block), without its tasks.
+    this.count = this.ready;
+    this.closeUnmatched(0);
+    this.resumeAt(last, line + lines);
+    return lines;
   }
 
   protected override onParagraphLine(content: number): void {
     const src = this.src;
     if (this.paraQuote || src.charCodeAt(content) !== 0x5b /* [ */) return;
-    // parseMarker looks for the `]` past the line; stopping at the line's end keeps many `[` lines linear.
-    let close = content + 1;
-    while (close < this.lineEnd && src.charCodeAt(close) !== 0x5d) close++;
-    if (close === this.lineEnd) return;
-    const marker = parseMarker(src, content);
-    if (marker === null) return;
-    this.buf.push({ line: this.lineNo, start: this.lineStart, end: this.lineEnd, markerStart: content, marker, section: this.section });
+    // A marker ends at the first `]`, on this line.
+    const close = this.closeBracketFrom(content + 1);
+    if (close >= this.lineEnd) return;
+    const time = canonicalClaimTime(src, content);
+    const status = time >= 0 ? (endsToken(src, close + 1) ? 'claimed' : null) : markerStatus(src, content, close);
+    if (status === null) return;
+    const k = this.count++;
+    this.bLine[k] = this.lineNo;
+    this.bStart[k] = this.lineStart;
+    this.bEnd[k] = this.lineEnd;
+    this.bMarker[k] = content;
+    this.bClose[k] = close;
+    this.bTime[k] = time;
+    this.bStatus[k] = status;
+    this.bSection[k] = this.current;
   }
 
   protected override onParagraphEnd(defLines: number): void {
@@ -82,14 +170,25 @@ export class TaskScanner extends BlockReader {
     if (defLines > 0) {
       const first = this.paraLine + defLines;
       let kept = this.ready;
-      for (let i = this.ready; i < this.buf.length; i++) if (this.buf[i]!.line >= first) this.buf[kept++] = this.buf[i]!;
-      this.buf.length = kept;
+      for (let i = this.ready; i < this.count; i++) {
+        if (this.bLine[i]! < first) continue;
+        this.bLine[kept] = this.bLine[i]!;
+        this.bStart[kept] = this.bStart[i]!;
+        this.bEnd[kept] = this.bEnd[i]!;
+        this.bMarker[kept] = this.bMarker[i]!;
+        this.bClose[kept] = this.bClose[i]!;
+        this.bTime[kept] = this.bTime[i]!;
+        this.bStatus[kept] = this.bStatus[i]!;
+        this.bSection[kept] = this.bSection[i];
+        kept++;
+      }
+      this.count = kept;
     }
-    this.ready = this.buf.length;
+    this.ready = this.count;
   }
 
   protected override onSetextHeading(line: number, start: number, content: number, level: number): void {
-    this.buf.length = this.ready;
+    this.count = this.ready;
     if (this.paraQuote) return;
     // A heading's lines join with a space, as a renderer shows a soft line break.
     const text = utf8(this.src, content, this.paraEnd)
@@ -107,7 +206,7 @@ export class TaskScanner extends BlockReader {
 
   private addHeading(h: Heading): void {
     this.headings.push(h);
-    this.section = h.text;
+    this.current = h.text;
   }
 }
 

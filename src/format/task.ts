@@ -39,9 +39,14 @@ export const FAILED_SEP = ' // Failed:';
  * trailing whitespace, and for a failed task before ` // Failed:`.
  */
 export function textRange(src: ByteString, t: TaskLine): [number, number] {
-  let s = t.marker.end;
-  let e = t.end;
-  if (t.marker.status === 'failed') {
+  return textBetween(src, t.marker.status, t.marker.end, t.end);
+}
+
+/** textRange of a line ending at `end` whose marker, of status `status`, ends at `markerEnd`. */
+export function textBetween(src: ByteString, status: Status, markerEnd: number, end: number): [number, number] {
+  let s = markerEnd;
+  let e = end;
+  if (status === 'failed') {
     const at = src.indexOf(FAILED_SEP, s);
     if (at >= 0 && at < e) e = at;
   }

@@ -1,7 +1,7 @@
 import { spawnSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url));
 
 export interface CliResult {
   status: number;
