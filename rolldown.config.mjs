@@ -7,7 +7,7 @@ import { defineConfig } from 'rolldown';
 export default defineConfig({
   input: 'src/cli.ts',
   platform: 'node',
-  // Native, rarely needed, or only for a PostgreSQL board: loaded at run time, only when used.
-  external: ['fs-ext', 'proper-lockfile', 'pg'],
+  // Native and optional (loaded only when a lock is taken), or only for a PostgreSQL board: loaded at run time, only when used.
+  external: ['fs-ext', 'pg'],
   output: { file: 'dist/cli.cjs', format: 'cjs', codeSplitting: false },
 });

@@ -2,6 +2,7 @@ import type { ContendedResult } from './contended.js';
 import type { CliResult } from './cli.js';
 import type { InterleavedResult } from './interleave.js';
 import type { ScalingResult } from './scaling.js';
+import type { StartResult } from './start.js';
 import type { Spread } from './util.js';
 import type { WriteResult } from './write.js';
 
@@ -13,11 +14,12 @@ export interface Results {
   scaling?: ScalingResult;
   cli?: CliResult;
   write?: WriteResult;
+  start?: StartResult;
 }
 
 /** Why a target is missed, from `node --cpu-prof` of the claim and reap paths (docs/benchmarks.md has the long form). */
 const WHY_MISSED: Record<string, string> = {
-  '1a': 'about 10 syscalls a claim (open, fstat, flock, stat re-check, read, pwrite, pread read-back, unlock, close) against the floor\'s 4 and SQLite\'s none outside its WAL append; the scan of a 50-task board is a few µs of it',
+  '1a': 'about 14 syscalls a claim (lstat; open, flock, unlock and close of the directory; open, fstat, read and close of the board; access, stat and pread to check it is still what was read; pwrite; pread read-back) against the floor\'s 4 and SQLite\'s none outside its WAL append; the scan of a 50-task board is a few µs of it',
   '1b': 'fdatasync is most of both; mdclaim adds the syscalls of 1a',
   '2a': 'waiters poll a non-blocking flock with jittered back-off, so the lock sits idle between a release and the next try, where the floor\'s waiters queue in the kernel; each claim in the top 27 KiB of the 30 KiB board rewrites it by temp file + rename (so does the floor\'s)',
   '2b': 'waiters poll rather than queue in the kernel, so an unlucky waiter loses many rounds in a row; 8 processes on 2 cores also preempt holders',
@@ -187,6 +189,23 @@ export function tables(r: Results): Table[] {
       right: [1, 2, 3, 4],
     });
     out.push(ratioTable('5. Ratios of claims/s, pair by pair within each round', w.ratios));
+  }
+  const st = r.start;
+  if (st) {
+    const row = (what: string, x: Spread) => [what, num(x.median), `${num(x.q25)}–${num(x.q75)}`];
+    out.push({
+      title: `6. Starting a command, ${st.pairs} interleaved rounds of \`true\` to its exit; a runner's watchdog (resident ${st.watchdogRssKiB === null ? 'not measured' : `${num(st.watchdogRssKiB / 1024)} MiB`})`,
+      head: ['start', 'wall ms (median)', 'IQR'],
+      rows: [
+        row('spawned bare', st.bareMs),
+        row('through the gate', st.gateMs),
+        row('telling the watchdog', st.armMs),
+        row('added per command (gate − bare, pair by pair, + telling)', st.addedMs),
+        row('the runner\'s whole start and end', st.runnerMs),
+        row('the watchdog itself, once per runner', st.watchdogStartMs),
+      ],
+      right: [1, 2],
+    });
   }
   const t = targets(r);
   out.push({

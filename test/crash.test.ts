@@ -43,11 +43,12 @@ describe('the wholeness check', () => {
   });
 });
 
-describe('SIGKILL at random instants', () => {
+describe.each(['flock', 'mkdir'])('SIGKILL at random instants (%s)', (lock) => {
+  const env = { MDCLAIM_LOCK: lock };
   it.each(['auto', 'replace'])('never leaves a torn or wrongly changed file (write: %s)', async (write) => {
     const file = boardFile(BOARD);
     for (let round = 0; round < rounds; round++) {
-      const victims = [0, 1].map((k) => start(fixture('churn.mjs'), [file, `k${k}`, write]));
+      const victims = [0, 1].map((k) => start(fixture('churn.mjs'), [file, `k${k}`, write], env));
       await Promise.all(victims.map((v) => new Promise((r) => v.child.stdout!.once('data', r))));
       await new Promise((r) => setTimeout(r, 5 + Math.random() * 60));
       for (const v of victims) v.child.kill('SIGKILL');
@@ -55,9 +56,10 @@ describe('SIGKILL at random instants', () => {
       for (const e of exits) expect(e.signal).toBe('SIGKILL');
       assertWhole(readFileSync(file, 'utf8'));
     }
-    // A later write cleans up temp files the killed writers left behind. (A reap
-    // with nothing stale writes nothing, so make a write that always happens.)
-    const board = openBoard(file, { write: 'replace' });
+    // A later write cleans up what the killed writers left behind: temp files,
+    // and with mkdir their lock and prepared lock directories. (A reap with
+    // nothing stale writes nothing, so make a write that always happens.)
+    const board = openBoard(file, { write: 'replace', lock: lock as 'flock' | 'mkdir' });
     const t = (await board.next({ by: 'k9', lease: '0s' }))!;
     await board.release(t.id, { by: 'k9' });
     expect(readdirSync(dirname(file))).toEqual(['tasks.md']);
@@ -68,8 +70,8 @@ describe('SIGKILL at random instants', () => {
     const file = boardFile(BOARD);
     const original = join(dirname(file), 'original.md');
     writeFileSync(original, BOARD);
-    const writers = [0, 1].map((k) => start(fixture('churn.mjs'), [file, `k${k}`, 'auto']));
-    const reader = await start(fixture('reader.mjs'), [file, original, '1500']).done;
+    const writers = [0, 1].map((k) => start(fixture('churn.mjs'), [file, `k${k}`, 'auto'], env));
+    const reader = await start(fixture('reader.mjs'), [file, original, '1500'], env).done;
     for (const w of writers) w.child.kill('SIGKILL');
     await Promise.all(writers.map((w) => w.done));
     expect(reader.stdout).toMatch(/^reads \d+\n$/);

@@ -2,29 +2,38 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openBoard } from '../src/index.js';
-import { CLI, mdclaim } from './helpers/cli.js';
-import { fixture } from './helpers/procs.js';
+import { MdclaimError, openBoard } from '../src/index.js';
+import { CLI, mdclaim, mdclaimAsync } from './helpers/cli.js';
+import { fixture, lines, start } from './helpers/procs.js';
 import { boardFile, bytesOf, read } from './helpers/tmp.js';
 
 const BOARD = '- [ ] one\n- [ ] two\n';
 
 /**
- * Hold an exclusive flock(1) on the file for `ms` — the same lock a person editing
- * under `flock tasks.md vi tasks.md` holds. Resolves once the lock is taken, with
- * a promise that settles when it is let go.
+ * Hold an exclusive flock(1) on `path` for `ms`. Resolves once the lock is
+ * taken, with a promise that settles when it is let go.
  */
-async function holdLock(file: string, ms: number): Promise<{ released: Promise<unknown> }> {
-  const child = spawn('flock', ['-x', file, 'sh', '-c', `echo locked; sleep ${ms / 1000}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function flock1(path: string, ms: number): Promise<{ released: Promise<unknown> }> {
+  const child = spawn('flock', ['-x', path, 'sh', '-c', `echo locked; sleep ${ms / 1000}`], { stdio: ['ignore', 'pipe', 'inherit'] });
   const released = new Promise((r) => child.on('close', r));
   await new Promise((r) => child.stdout.once('data', r));
   return { released };
 }
 
-describe('the lock', () => {
-  it('waits for a holder outside mdclaim and times out with exit 1, the file unchanged', async () => {
+/** A process holding the board's lock through the library, started and holding. */
+async function holder(file: string, env: Record<string, string>, mode = 'exclusive') {
+  const h = start(fixture('hold.mjs'), [file, mode], env);
+  await new Promise<void>((resolve, reject) => {
+    h.child.stdout!.on('data', (d) => String(d).includes('held') && resolve());
+    h.done.then((e) => reject(new Error(`holder exited: ${e.stderr}`)));
+  });
+  return h;
+}
+
+describe('the lock is flock(2) on the board’s directory', () => {
+  it('waits for a flock(1) on the directory and times out with exit 1, the file unchanged', async () => {
     const file = boardFile(BOARD);
-    const held = (await holdLock(file, 1500)).released;
+    const held = (await flock1(dirname(file), 1500)).released;
     const r = mdclaim(['next', '--file', file, '--by', 'w', '--lock-timeout', '300ms']);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/^error\[LOCK_TIMEOUT\]: .*lock still held by another process after 300 ms\n$/);
@@ -32,9 +41,18 @@ describe('the lock', () => {
     await held;
   });
 
+  it('is not a flock on tasks.md: a bare flock(1) on the file excludes nothing', async () => {
+    const file = boardFile(BOARD);
+    const held = (await flock1(file, 1500)).released;
+    const r = mdclaim(['next', '--file', file, '--by', 'w', '--lock-timeout', '300ms']);
+    expect(r.status).toBe(0);
+    expect(read(file)).toMatch(/^- \[🟡, w, /);
+    await held;
+  });
+
   it('proceeds as soon as the holder lets go', async () => {
     const file = boardFile(BOARD);
-    const held = (await holdLock(file, 400)).released;
+    const held = (await flock1(dirname(file), 400)).released;
     const started = Date.now();
     const task = await openBoard(file).next({ by: 'w' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
@@ -44,7 +62,7 @@ describe('the lock', () => {
 
   it('keeps other file I/O of the process running while it waits (no pool thread is pinned)', async () => {
     const file = boardFile(BOARD);
-    const held = (await holdLock(file, 3000)).released;
+    const held = (await flock1(dirname(file), 3000)).released;
     // More waiters than libuv has pool threads: a blocking flock in each would stall every read below.
     const waiters = Array.from({ length: 6 }, () => openBoard(file).next({ by: 'w' }));
     const { readFile } = await import('node:fs/promises');
@@ -56,24 +74,108 @@ describe('the lock', () => {
     expect(got.filter(Boolean)).toHaveLength(2);
   });
 
-  it('falls back to proper-lockfile with one warning line when fs-ext cannot load', () => {
-    const file = boardFile(BOARD);
-    const r = spawnSync(process.execPath, ['--import', fixture('no-fs-ext.mjs'), CLI, 'next', '--file', file, '--by', 'w'], { encoding: 'utf8' });
-    expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^claimed \w+ by w /);
-    const warnings = r.stderr.split('\n').filter((l) => l.includes('MdclaimWarning'));
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain('using proper-lockfile');
-    expect(read(file)).toMatch(/^- \[🟡, w, /);
-    // Its lock directory is gone once the claim is made.
-    expect(readdirSync(dirname(file))).toEqual(['tasks.md']);
-  });
-
   it('works the same with durable writes', async () => {
     const file = boardFile(BOARD);
     const board = openBoard(file, { durable: true });
     const t = (await board.next({ by: 'w' }))!;
     await board.release(t.id, { by: 'w' });
     expect(read(file)).toBe(BOARD);
+  });
+});
+
+describe('without fs-ext', () => {
+  /** The CLI in a process where `fs-ext` cannot load, with only the MDCLAIM_* variables given. */
+  const noFsExt = (args: string[], extra: Record<string, string> = {}) => {
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MDCLAIM_')));
+    return spawnSync(process.execPath, ['--import', fixture('no-fs-ext.mjs'), CLI, ...args], { encoding: 'utf8', env: { ...env, ...extra } });
+  };
+
+  it('refuses with exit 1 and one line saying why and what to do, the board unchanged', () => {
+    const file = boardFile(BOARD);
+    const r = noFsExt(['next', '--file', file, '--by', 'w']);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error\[IO\]: cannot load fs-ext, .*npm rebuild fs-ext.*MDCLAIM_LOCK=mkdir for every process that claims from this board\n$/);
+    expect(bytesOf(file).equals(Buffer.from(BOARD))).toBe(true);
+    expect(readdirSync(dirname(file))).toEqual(['tasks.md']);
+  });
+
+  it.each(['mkdir', 'proper-lockfile'])('claims under MDCLAIM_LOCK=%s without a word on stderr, and leaves no lock behind', (lock) => {
+    const file = boardFile(BOARD);
+    const r = noFsExt(['next', '--file', file, '--by', 'w'], { MDCLAIM_LOCK: lock });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^claimed \w+ by w /);
+    expect(read(file)).toMatch(/^- \[🟡, w, /);
+    expect(readdirSync(dirname(file))).toEqual(['tasks.md']);
+  });
+});
+
+describe.each(['flock', 'mkdir'])('holding the lock (%s)', (lock) => {
+  const env = { MDCLAIM_LOCK: lock };
+
+  it("keeps this process's own operations out until released", async () => {
+    const file = boardFile(BOARD);
+    const board = openBoard(file, { lock: lock as 'flock', lockTimeout: '200ms' });
+    const release = await board.hold();
+    await expect(board.next({ by: 'w' })).rejects.toMatchObject({ code: 'LOCK_TIMEOUT' });
+    await expect(board.list()).rejects.toBeInstanceOf(MdclaimError);
+    release();
+    release(); // a second call is a no-op, not someone else's release
+    expect(await board.next({ by: 'w' })).toMatchObject({ text: 'one' });
+  });
+
+  it('gives the lock back when its holder is SIGKILLed', async () => {
+    const file = boardFile(BOARD);
+    const h = await holder(file, env);
+    expect(mdclaim(['next', '--file', file, '--by', 'w', '--lock-timeout', '300ms'], env).status).toBe(1);
+    h.child.kill('SIGKILL');
+    await h.done;
+    const r = mdclaim(['next', '--file', file, '--by', 'w', '--lock-timeout', '5s'], env);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(readdirSync(dirname(file))).toEqual(['tasks.md']);
+  });
+});
+
+describe('the mkdir lock', () => {
+  const env = { MDCLAIM_LOCK: 'mkdir' };
+
+  it('is never taken from a stopped holder, however long it is stopped, and comes back once it is gone', async () => {
+    const file = boardFile(BOARD);
+    const h = await holder(file, env);
+    const pid = h.child.pid!;
+    h.child.kill('SIGSTOP');
+    try {
+      // Longer than the 10 s after which proper-lockfile called a lock stale.
+      const r = await mdclaimAsync(['next', '--file', file, '--by', 'w', '--lock-timeout', '11s'], env);
+      expect(r.stderr).toBe(`error[LOCK_TIMEOUT]: ${file}: lock still held by pid ${pid} after 11000 ms\n`);
+      expect(r.status).toBe(1);
+      expect(bytesOf(file).equals(Buffer.from(BOARD))).toBe(true);
+    } finally {
+      h.child.kill('SIGKILL');
+      await h.done;
+    }
+    const r = mdclaim(['next', '--file', file, '--by', 'w', '--lock-timeout', '5s'], env);
+    expect(r.status).toBe(0);
+    expect(readdirSync(dirname(file))).toEqual(['tasks.md']);
+  }, 30_000);
+
+  it("lets exactly one of many waiters take over a dead holder's lock at a time", async () => {
+    const tasks = 120;
+    const file = boardFile(Array.from({ length: tasks }, (_, i) => `- [ ] t${i}\n`).join(''));
+    const h = await holder(file, env);
+    // Waiters queue behind the live holder, then all see it die at once.
+    const runs = Array.from({ length: 6 }, (_, i) => start(fixture('claimer.mjs'), [file, `w${i}`, '2'], env));
+    // Each waiting operation has its own prepared lock directory beside the board.
+    const waiting = () => readdirSync(dirname(file)).filter((n) => n.startsWith('tasks.md.lock.')).length;
+    while (waiting() < 6) await new Promise((r) => setTimeout(r, 10));
+    h.child.kill('SIGKILL');
+    const exits = await Promise.all(runs.map((r) => r.done));
+    for (const e of exits) expect(e.stderr).toBe('');
+    const claimed = exits.flatMap((e) => lines(e.stdout, 'claimed'));
+    expect(new Set(claimed).size).toBe(tasks);
+    expect(claimed).toHaveLength(tasks);
+    expect(readdirSync(dirname(file)).filter((n) => n !== 'tasks.md')).toEqual([]);
   });
 });

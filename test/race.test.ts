@@ -15,7 +15,7 @@ function board(n: number): string {
 async function race(file: string, lock: string) {
   const runs = Array.from({ length: PROCS }, (_, i) => start(fixture('claimer.mjs'), [file, `w${i}`, '4'], { MDCLAIM_LOCK: lock }));
   const exits = await Promise.all(runs.map((r) => r.done));
-  for (const e of exits) expect(e.stderr.replace(/.*MdclaimWarning.*\n?/g, '')).toBe('');
+  for (const e of exits) expect(e.stderr).toBe('');
   const claims = exits.flatMap((e, i) => lines(e.stdout, 'claimed').map((id) => ({ id, by: `w${i}` })));
   const inFlight = Math.max(...exits.map((e) => Number(lines(e.stdout, 'inflight')[0])));
   return { claims, inFlight };
@@ -26,7 +26,7 @@ function doubles(claims: { id: string }[]): string[] {
   return claims.filter((c) => seen.has(c.id) || !seen.add(c.id)).map((c) => c.id);
 }
 
-describe.each(['flock', 'proper-lockfile'])('racing processes with %s', (lock) => {
+describe.each(['flock', 'mkdir'])('racing processes with %s', (lock) => {
   it(`claim each of ${TASKS} tasks exactly once across ${PROCS} processes`, async () => {
     const file = boardFile(board(TASKS));
     const { claims, inFlight } = await race(file, lock);
@@ -45,10 +45,15 @@ describe.each(['flock', 'proper-lockfile'])('racing processes with %s', (lock) =
 
 describe('the race harness', () => {
   it('sees double winners when the same race runs without a lock (control)', async () => {
-    const file = boardFile(board(TASKS));
-    const { claims } = await race(file, 'none');
+    // The check before each write catches most lost races even without a lock,
+    // so a race may, rarely, end without a double: run it until one shows.
+    let seen = 0;
+    for (let round = 0; round < 5 && seen === 0; round++) {
+      const file = boardFile(board(TASKS));
+      seen = doubles((await race(file, 'none')).claims).length;
+    }
     // If this fails, the harness could not tell a broken claimer from a working one.
-    expect(doubles(claims).length).toBeGreaterThan(0);
+    expect(seen).toBeGreaterThan(0);
   });
 });
 

@@ -3,16 +3,17 @@ import { parseTasks } from '../src/index.js';
 import { fixture, lines, start } from './helpers/procs.js';
 import { boardFile, read } from './helpers/tmp.js';
 
-describe('a reaper racing claimers', () => {
+describe.each(['flock', 'mkdir'])('a reaper racing claimers (%s)', (lock) => {
   it('reopens every stale claim and loses no fresh one', async () => {
+    const env = { MDCLAIM_LOCK: lock };
     const open = Array.from({ length: 240 }, (_, i) => `- [ ] fresh ${i}`);
     // Their own lease outlives the test, so no claimer may take them over: only the reaper's --ttl reopens them.
     const stale = Array.from({ length: 60 }, (_, i) => `- [🟡, ghost${i}, 2020-01-01T00:00:00Z, 36500d] stale ${i}`);
     // Interleave stale claims among open tasks so reaper and claimers touch the same region.
     const body = open.flatMap((line, i) => (i % 4 === 0 ? [stale[i / 4]!, line] : [line]));
     const file = boardFile(body.join('\n') + '\n');
-    const reapers = [0, 1].map(() => start(fixture('reaper.mjs'), [file, '10m']));
-    const claimers = Array.from({ length: 6 }, (_, i) => start(fixture('reaper-race.mjs'), [file, `c${i}`]));
+    const reapers = [0, 1].map(() => start(fixture('reaper.mjs'), [file, '10m'], env));
+    const claimers = Array.from({ length: 6 }, (_, i) => start(fixture('reaper-race.mjs'), [file, `c${i}`], env));
     const finished = await Promise.all(claimers.map((c) => c.done));
     for (const r of reapers) r.child.kill('SIGTERM');
     const reaped = await Promise.all(reapers.map((r) => r.done));

@@ -33,8 +33,8 @@ export interface BoardOptions {
   write?: WriteMode;
   /** fdatasync the file (and the directory after a replace) before returning (default false). */
   durable?: boolean;
-  /** Which lock to take (default `MDCLAIM_LOCK` or `flock`, falling back to `proper-lockfile`). */
-  lock?: LockKind;
+  /** Which lock to take: `flock` on the board's directory, or `mkdir` (old name `proper-lockfile`) where fs-ext cannot load; every claimer of a board must take the same one (default `MDCLAIM_LOCK` or `flock`). */
+  lock?: LockKind | 'proper-lockfile';
   /** Give up waiting for the lock after this long (default `10s`). */
   lockTimeout?: string | number;
   /** Allow a board on NFS/SMB, where locks do not exclude other hosts (default `MDCLAIM_ALLOW_NFS=1` or false). */
@@ -57,6 +57,9 @@ export class Board implements TaskBoard, PathLocking {
     if (write !== 'auto' && write !== 'replace') throw usage(`write must be "auto" or "replace", got "${String(write)}"`);
     this.leaseMs = parseDuration(options.lease ?? DEFAULT_LEASE, 'lease');
     this.now = options.now ?? Date.now;
+    if (options.lock !== undefined && !['flock', 'mkdir', 'proper-lockfile', 'none'].includes(options.lock)) {
+      throw usage(`lock must be "flock" or "mkdir", got "${String(options.lock)}"`);
+    }
     this.store = new FileStore(path, {
       write,
       durable: options.durable ?? false,
@@ -70,9 +73,20 @@ export class Board implements TaskBoard, PathLocking {
     return this.path;
   }
 
-  /** Which lock this board takes: `flock`, or `proper-lockfile` where fs-ext cannot load. */
+  /** Which lock this board takes: `flock`, or `mkdir` when chosen. Throws IO when flock is wanted and fs-ext cannot load. */
   get lockKind(): LockKind {
     return this.store.lockKind;
+  }
+
+  /**
+   * Hold the board's lock until the returned function is called: exclusive
+   * (every operation on the board waits), or `shared` (reads go on, writes
+   * wait). For tools that read or change the file themselves; this
+   * process's own operations on the board wait for it too.
+   */
+  async hold(options: { shared?: boolean; timeout?: string | number } = {}): Promise<() => void> {
+    const timeoutMs = options.timeout === undefined ? undefined : parseDuration(options.timeout, 'timeout');
+    return this.store.hold({ exclusive: !options.shared, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
   }
 
   /** Every task in file order. */

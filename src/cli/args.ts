@@ -3,6 +3,8 @@ import { usage } from '../errors.js';
 export interface Parsed {
   command: string | undefined;
   positionals: string[];
+  /** The words after `--`, taken as they are (`mdclaim lock -- cmd args…`); undefined without `--`. */
+  rest?: string[];
   flags: Map<string, string[]>;
 }
 
@@ -35,6 +37,7 @@ export const FLAGS: Record<string, FlagSpec> = {
   to: { value: true },
   from: { value: true },
   replace: { value: false },
+  shared: { value: false },
   loop: { value: false },
   interval: { value: true },
   concurrency: { value: true },
@@ -54,10 +57,12 @@ const SHORT = new Map(Object.entries(FLAGS).flatMap(([name, spec]) => (spec.shor
 export function parseArgs(argv: readonly string[]): Parsed {
   const flags = new Map<string, string[]>();
   const positionals: string[] = [];
+  let rest: string[] | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') {
-      positionals.push(...argv.slice(i + 1));
+      rest = argv.slice(i + 1);
+      positionals.push(...rest);
       break;
     }
     let name: string | undefined;
@@ -86,7 +91,7 @@ export function parseArgs(argv: readonly string[]): Parsed {
     }
     flags.set(name, [...(flags.get(name) ?? []), value]);
   }
-  return { command: positionals.shift(), positionals, flags };
+  return { command: positionals.shift(), positionals, flags, ...(rest ? { rest } : {}) };
 }
 
 /**

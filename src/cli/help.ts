@@ -6,6 +6,8 @@ export interface CommandSpec {
   summary: string;
   /** More than a summary, for `mdclaim <command> --help`. */
   details?: string;
+  /** Takes only its own flags and --file, not the common ones (--json, --write, …). */
+  ownFlagsOnly?: boolean;
 }
 
 const RUN_DETAILS = `Claims a task with next, runs the command with the task in its environment
@@ -34,6 +36,9 @@ edited away), the command is stopped and nothing is written.
 
 SIGINT/SIGTERM: stop claiming, pass the signal to the commands, wait up to
 --grace, release their tasks, exit 130/143; a second signal kills at once.
+Killed outright (SIGKILL), the runner takes its commands with it: its
+watchdog sends their groups SIGTERM, SIGKILL after --grace; the claims are
+left for the reaper.
 
 Exit status: 0 task done (with --loop: stopped by --max or --until-settled),
 1 the command failed, 3 nothing claimable, 4 the claim was lost, 2 usage,
@@ -64,6 +69,12 @@ export const COMMANDS: Record<string, CommandSpec> = {
   'paths lock': { args: 'task', flags: ['by', 'writes', 'reads'], summary: 'lock paths for your task while you work (exit 4 when one is held)' },
   'paths unlock': { args: 'paths', flags: ['by'], summary: "let go of your task's locks on these paths (all without any)" },
   'paths check': { args: 'none', flags: ['by', 'writes', 'reads'], summary: 'exit 0 when no one else holds these paths, 4 naming who does' },
+  lock: {
+    args: 'command',
+    flags: ['shared', 'lock-timeout'],
+    summary: "run a command holding the board's lock (--shared: only writers wait)",
+    ownFlagsOnly: true,
+  },
   run: {
     args: 'command',
     flags: ['by', 'lease', 'tag', 'section', 'loop', 'interval', 'concurrency', 'max', 'until-settled', 'grace', 'events', 'fail-on-signal', 'no-commit'],
@@ -77,7 +88,8 @@ const argName = (c: CommandSpec): string => ARG[c.args];
 const WIDTH = 2 + Math.max(...Object.entries(COMMANDS).map(([name, c]) => name.length + argName(c).length));
 
 export function allowedFlags(command: string): Set<string> {
-  return new Set([...COMMON, ...(COMMANDS[command]?.flags ?? [])]);
+  const c = COMMANDS[command];
+  return new Set([...(c?.ownFlagsOnly ? ['file', 'help'] : COMMON), ...(c?.flags ?? [])]);
 }
 
 export const HELP = `mdclaim — race-safe task claims in a shared markdown tasks.md
@@ -124,6 +136,7 @@ Options:
                         rename it over (or MDCLAIM_WRITE)
       --durable         fsync before returning
       --lock-timeout D  give up waiting for the lock after D (default 10s)
+      --shared          lock: hold the lock shared (other readers run, writers wait)
       --loop, --interval D, --until-settled, --concurrency K, --max N,
       --grace D, --events FILE, --fail-on-signal, --no-commit
                         run: see mdclaim run --help
@@ -138,9 +151,10 @@ Durations: 1500ms, 90s, 30m, 2h, 1d; at most 100 years.
 
 Exit status:
     0  ok (list with no match too: no output, or {"tasks": []})
-    1  runtime failure (missing or not a regular file, I/O, lock timeout, no
-       database server;
-       edit: the editor failed; run: the command failed, its task is failed)
+    1  runtime failure (missing or not a regular file, I/O, lock timeout, a
+       board changed by a writer that ignores the lock, no database server;
+       edit: the editor
+       failed; run: the command failed, its task is failed)
     2  usage error (unknown command or option, bad --by, bad duration; a
        tracker key on several tasks given to claim; a change the board
        would not read as meant)
@@ -153,6 +167,7 @@ Exit status:
   130  run: stopped by SIGINT (143: by SIGTERM)
   141  stdout closed before everything was written (mdclaim list | head -1),
        as for a process that SIGPIPE killed
+  lock passes on its command's exit status (128+n for a death by signal n)
 
 Paths: a task line may declare {writes: src/a.ts, src/lib/} and {reads: docs/};
   it cannot be claimed while a live claim on another task holds a path in the
@@ -165,6 +180,7 @@ Example:
 export function commandHelp(command: string): string {
   const c = COMMANDS[command]!;
   if (c.details !== undefined) return `mdclaim ${command} [options]${argName(c)} [args…]\n\n${c.summary}.\n\n${c.details}`;
-  const flags = [...c.flags, 'file', 'json'].map((f) => `--${f}`).join(' ');
-  return `mdclaim ${command}${argName(c)} [options]\n\n${c.summary}.\n\nOptions: ${flags}\n(see mdclaim --help for what each means and for exit statuses)\n`;
+  const flags = [...c.flags, 'file', ...(c.ownFlagsOnly ? [] : ['json'])].map((f) => `--${f}`).join(' ');
+  const usageLine = c.args === 'command' ? `mdclaim ${command} [options] -- <command> [args…]` : `mdclaim ${command}${argName(c)} [options]`;
+  return `${usageLine}\n\n${c.summary}.\n\nOptions: ${flags}\n(see mdclaim --help for what each means and for exit statuses)\n`;
 }

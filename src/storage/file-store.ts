@@ -1,10 +1,13 @@
-import { close, closeSync, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, close, closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import type { Stats } from 'node:fs';
+import { dirname } from 'node:path';
 import { MdclaimError } from '../errors.js';
 import type { ByteString } from '../format/bytes.js';
 import { applyEditsToBuffer, type Edit } from '../format/edit.js';
 import { refuseNetworkFs } from './fs-type.js';
-import { acquire, chooseLock, type LockKind, type TryLock } from './lock.js';
+import { assertUnchanged } from './guard.js';
+import { ioError } from './io-error.js';
+import { acquire, chooseLock, type Lock, type LockKind, type LockTarget } from './lock.js';
 import { inPlaceRange, writeInPlace, writeReplace } from './write.js';
 
 export type WriteMode = 'auto' | 'replace';
@@ -12,7 +15,8 @@ export type WriteMode = 'auto' | 'replace';
 export interface StoreOptions {
   write: WriteMode;
   durable: boolean;
-  lock?: LockKind;
+  /** `flock`, `mkdir` (or its old name `proper-lockfile`), `none`; default MDCLAIM_LOCK, else flock. */
+  lock?: string;
   lockTimeoutMs: number;
   allowNetworkFs: boolean;
 }
@@ -23,123 +27,198 @@ export interface Change<T> {
   result: T;
 }
 
+export interface HoldOptions {
+  exclusive: boolean;
+  /** Default: the store's lock timeout. */
+  timeoutMs?: number;
+}
+
 interface Opened {
   fd: number;
-  /** Stat of the descriptor, taken before locking: identity and mode (sizes come from reading). */
+  /** Stat of the descriptor: identity, mode, links (sizes come from reading). */
   st: Stats;
-  unlock: () => void;
   /** Did this operation rename a new file over the one it holds? */
   replaced: boolean;
 }
 
+// NOFOLLOW: a symlink put in place after we resolved the path would lead outside the locked directory.
+// NONBLOCK: opening a FIFO would wait for a writer; it opens at once, and fstat then refuses it.
+const OPEN_FLAGS = constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
 /**
- * The board file on disk. Every operation opens a fresh descriptor, takes
- * the lock, reads, decides, writes and verifies, all synchronously once the
- * lock is held: no other operation, in this process or another, can see or
+ * The board file on disk. The lock is taken on the board's directory (see
+ * flock.ts), so once it is held the file the path names is the board, however
+ * often it was replaced while we waited. Every operation takes the lock on a
+ * fresh descriptor, then opens, reads, decides, writes and verifies
+ * synchronously: no other operation, in this process or another, can see or
  * act on the file in between, and nothing is awaited while the lock is held.
  */
 export class FileStore {
-  readonly lockKind: LockKind;
-  private readonly tryLock: TryLock;
+  private chosen: Lock | undefined;
   private fsChecked = false;
 
-  constructor(readonly file: string, private readonly opts: StoreOptions) {
-    const lock = chooseLock(opts.lock);
-    this.lockKind = lock.kind;
-    this.tryLock = lock.tryLock;
+  constructor(readonly file: string, private readonly opts: StoreOptions) {}
+
+  /** The lock, chosen at the first operation (so a missing fs-ext fails that operation, as IO). */
+  get lock(): Lock {
+    this.chosen ??= chooseLock(this.opts.lock);
+    return this.chosen;
+  }
+
+  get lockKind(): LockKind {
+    return this.lock.kind;
+  }
+
+  /**
+   * Hold the board's lock (shared or exclusive) until the returned function
+   * is called: for tools that read or edit the board themselves. Operations
+   * of this process wait for it like everyone else's.
+   */
+  async hold(options: HoldOptions): Promise<() => void> {
+    const { unlock } = await this.take(options.exclusive, options.timeoutMs ?? this.opts.lockTimeoutMs);
+    let done = false;
+    return () => {
+      if (!done) (done = true), unlock();
+    };
   }
 
   /** Read under a shared lock: an in-place write is never seen half done. */
   async read<T>(decide: (src: ByteString) => T): Promise<T> {
-    const o = await this.open(false);
+    const { target, unlock } = await this.take(false, this.opts.lockTimeoutMs);
+    let o: Opened | undefined;
     try {
+      o = this.open(target, false);
       return decide(readAll(o).src);
     } finally {
-      release(o);
+      close0(o, unlock);
     }
   }
 
   /** Read, decide and write under the exclusive lock. */
   async update<T>(decide: (src: ByteString) => Change<T>): Promise<T> {
-    const o = await this.open(true);
+    const { target, unlock } = await this.take(true, this.opts.lockTimeoutMs);
+    let o: Opened | undefined;
     try {
+      o = this.open(target, true);
       const { buf, src } = readAll(o);
       const { edits, result } = decide(src);
-      if (edits.length > 0) this.write(o, buf, edits);
+      if (edits.length > 0) this.write(o, target, buf, edits);
       return result;
     } finally {
-      release(o);
+      close0(o, unlock);
     }
   }
 
-  private write(o: Opened, buf: Buffer, edits: Edit[]): void {
+  private write(o: Opened, target: LockTarget, buf: Buffer, edits: Edit[]): void {
+    refuseUnwritable(target, o.st);
     const next = applyEditsToBuffer(buf, edits);
     const inPlace = this.opts.write === 'auto' ? inPlaceRange(buf.length, edits) : null;
+    // Without a lock (the race harness's control run) another writer's temp file may be live: leave them all.
+    const locked = this.lock.kind !== 'none';
     if (inPlace) {
-      writeInPlace(o.fd, this.file, inPlace.at, next.subarray(inPlace.at, inPlace.end), this.opts.durable);
+      // Only the bytes from `at` on are written; past the old end too when the line grows.
+      const e = edits[0]!;
+      assertUnchanged(o.fd, target.file, o.st, buf, inPlace.at, e.bytes.length === e.end - e.start ? e.end : buf.length + 1);
+      writeInPlace(o.fd, target.file, inPlace.at, next.subarray(inPlace.at, inPlace.end), buf, this.opts.durable);
     } else {
-      writeReplace(this.target(o), o.st, next, edits, { durable: this.opts.durable, cleanOrphans: this.lockKind !== 'none' });
+      const cleanUp = this.lock.cleanUp;
+      writeReplace(target.file, o.st, next, edits, {
+        durable: this.opts.durable,
+        cleanUp: locked ? (names) => cleanUp?.(target.file, names) : null,
+        guard: () => assertUnchanged(o.fd, target.file, o.st, buf, 0, buf.length + 1),
+      });
       o.replaced = true;
     }
   }
 
-  /** The real file to rename over: a symlinked board stays a symlink, and its target is replaced. */
-  private target(o: Opened): string {
-    let path: string;
-    try {
-      path = realpathSync.native(this.file);
-    } catch (err) {
-      throw ioError(this.file, err);
-    }
-    // The link cannot have moved while we hold the lock on its target, unless someone ignores the lock.
-    if (!sameFile(o.st, path)) throw new MdclaimError('VERIFY', `${this.file}: the file changed while locked (a writer that ignores the lock?)`, { file: this.file });
-    return path;
-  }
-
-  /**
-   * Open the file the path names now (through any symlink) and lock it;
-   * start again if a writer renamed a new file over it while we waited.
-   */
-  private async open(exclusive: boolean): Promise<Opened> {
+  /** Resolve the board's real directory, take the lock there, and give it back with the target. One deadline however long the wait. */
+  private async take(exclusive: boolean, timeoutMs: number): Promise<{ target: LockTarget; unlock: () => void }> {
+    const target = resolve(this.file);
     if (!this.fsChecked) {
-      refuseNetworkFs(this.file, this.opts.allowNetworkFs);
+      refuseNetworkFs(target.dir, this.opts.allowNetworkFs, this.file);
       this.fsChecked = true;
     }
-    for (;;) {
-      let fd: number;
-      try {
-        // Opening a FIFO blocks until a writer comes: look before opening (the fstat below checks what was opened).
-        if (!statSync(this.file).isFile()) throw new MdclaimError('IO', `${this.file}: not a regular file`, { file: this.file });
-        fd = openSync(this.file, exclusive ? 'r+' : 'r');
-      } catch (err) {
-        throw err instanceof MdclaimError ? err : ioError(this.file, err);
+    const attempt = this.lock.attempt(target, exclusive);
+    try {
+      await acquire(attempt, this.file, Date.now() + timeoutMs, timeoutMs);
+    } catch (err) {
+      attempt.release();
+      throw err;
+    }
+    return { target, unlock: () => attempt.release() };
+  }
+
+  /** Open the board the path names now; the lock is held, so it stays that file until we let go. */
+  private open(target: LockTarget, writable: boolean): Opened {
+    let fd: number;
+    try {
+      fd = openSync(target.file, (writable ? constants.O_RDWR : constants.O_RDONLY) | OPEN_FLAGS);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ELOOP') {
+        throw new MdclaimError('VERIFY', `${this.file}: became a symlink while mdclaim locked it; run it again`, { file: this.file });
       }
-      let unlock: (() => void) | null = null;
-      try {
-        const st = fstatSync(fd);
-        if (!st.isFile()) throw new MdclaimError('IO', `${this.file}: not a regular file`, { file: this.file });
-        const current = () => sameFile(st, this.file);
-        unlock = await acquire(this.tryLock, fd, this.file, exclusive || this.lockKind === 'proper-lockfile', this.opts.lockTimeoutMs, current);
-        // Locked, and still the file the path names: nobody replaced it while we waited.
-        if (unlock && current()) return { fd, st, unlock, replaced: false };
-      } catch (err) {
-        unlock?.();
-        closeSync(fd);
-        throw err instanceof MdclaimError ? err : ioError(this.file, err);
-      }
-      unlock?.();
+      throw ioError(this.file, err);
+    }
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile()) throw new MdclaimError('IO', `${this.file}: not a regular file`, { file: this.file });
+      return { fd, st, replaced: false };
+    } catch (err) {
       closeSync(fd);
+      throw ioError(this.file, err);
     }
   }
 }
 
-/** Is the locked descriptor still the file at `path` (not one a writer renamed away while we waited)? */
-function sameFile(st: Stats, path: string): boolean {
+/**
+ * The board's real directory and its path there: a board reached through a
+ * symlink is locked (and replaced) beside its target, so every path to one
+ * board takes one lock. Only the last component needs resolving: opening the
+ * directory follows the others.
+ */
+function resolve(file: string): LockTarget {
+  let st: Stats;
   try {
-    const now = statSync(path);
-    return now.ino === st.ino && now.dev === st.dev;
+    st = lstatSync(file);
+  } catch (err) {
+    throw ioError(file, err);
+  }
+  if (!st.isSymbolicLink()) {
+    // Before waiting for the lock: a FIFO, a directory or a device is refused at once.
+    if (!st.isFile()) throw new MdclaimError('IO', `${file}: not a regular file`, { file });
+    return { file, dir: dirname(file) };
+  }
+  let real: string;
+  try {
+    real = realpathSync.native(file);
+  } catch (err) {
+    throw ioError(file, err);
+  }
+  return { file: real, dir: dirname(real) };
+}
+
+/**
+ * Before the first byte is written: every later write must be possible too.
+ * A hard-linked board would split in two at its first replace, and a board
+ * whose directory this user cannot write takes claims in place that it then
+ * could never finish (a finish rewrites the file through a temp file beside it).
+ */
+function refuseUnwritable(target: LockTarget, st: Stats): void {
+  if (st.nlink > 1) {
+    throw new MdclaimError(
+      'IO',
+      `${target.file}: has ${st.nlink} hard links, and a replace would split them into separate boards; keep one name (use a symlink for the others); the board is unchanged`,
+      { file: target.file },
+    );
+  }
+  try {
+    accessSync(target.dir, constants.W_OK);
   } catch {
-    return false;
+    throw new MdclaimError(
+      'IO',
+      `${target.file}: cannot write in ${target.dir}, where mdclaim writes the new board before renaming it over (make the directory writable for this user); the board is unchanged`,
+      { file: target.file },
+    );
   }
 }
 
@@ -159,21 +238,13 @@ function readAll(o: Opened): { buf: Buffer; src: ByteString } {
   return { buf: read, src: read.toString('latin1') };
 }
 
-function release(o: Opened): void {
+function close0(o: Opened | undefined, unlock: () => void): void {
   try {
-    o.unlock();
-  } finally {
     // The last close of a file just replaced frees its blocks, which costs more
     // than the claim itself: do that one on the thread pool, after unlocking.
-    if (o.replaced) close(o.fd, () => {});
-    else closeSync(o.fd);
+    if (o && !o.replaced) closeSync(o.fd);
+  } finally {
+    unlock();
+    if (o?.replaced) close(o.fd, () => {});
   }
-}
-
-function ioError(file: string, err: unknown): MdclaimError {
-  const e = err as NodeJS.ErrnoException;
-  if (e.code === 'ENOENT') return new MdclaimError('IO', `${file}: no such file (create it, or pass --file)`, { file, cause: err });
-  if (e.code === 'EACCES' || e.code === 'EPERM') return new MdclaimError('IO', `${file}: permission denied`, { file, cause: err });
-  if (e.code === 'EISDIR') return new MdclaimError('IO', `${file}: not a regular file`, { file, cause: err });
-  return new MdclaimError('IO', `${file}: ${e.message}`, { file, cause: err });
 }

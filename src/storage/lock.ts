@@ -1,79 +1,44 @@
-import { createRequire } from 'node:module';
 import { MdclaimError } from '../errors.js';
+import { flockDir, loadFsExt } from './flock.js';
+import { mkdirLock, removeDeadPrepared } from './mkdir-lock.js';
 
-export type LockKind = 'flock' | 'proper-lockfile' | 'none';
+/** `proper-lockfile` is the old name of `mkdir`, still accepted. */
+export type LockKind = 'flock' | 'mkdir' | 'none';
 
-/** Try once, without waiting, to lock an open file; returns an unlock function, or null when it is held. */
-export type TryLock = (fd: number, path: string, exclusive: boolean) => (() => void) | null;
-
-const require = createRequire(import.meta.url);
-
-interface FsExt {
-  flockSync(fd: number, flags: 'sh' | 'ex' | 'shnb' | 'exnb' | 'un'): void;
+/** One operation's hold on the lock: `try` takes it without waiting (true: held), `release` lets go and frees what it opened. */
+export interface LockAttempt {
+  try(): boolean;
+  release(): void;
+  /** Who holds it, when the lock can tell (for the timeout message). */
+  holder?(): string;
 }
 
-let fsExt: FsExt | null | undefined;
-let warned = false;
-
-function loadFsExt(): FsExt | null {
-  if (fsExt === undefined) {
-    try {
-      fsExt = require('fs-ext') as FsExt;
-    } catch {
-      fsExt = null;
-    }
-  }
-  return fsExt;
+/** Where a board's lock lives: the real directory holding the board, and the board's real path. */
+export interface LockTarget {
+  dir: string;
+  file: string;
 }
 
-/**
- * flock(2) on the board's own descriptor, never blocking: a blocking flock
- * would pin one of libuv's four pool threads per waiter and stall all fs I/O.
- * flock locks belong to the open file description, so two operations of one
- * process on two fresh descriptors exclude each other like two processes do.
- */
-const tryFlock = (ext: FsExt): TryLock => (fd, _path, exclusive) => {
-  try {
-    ext.flockSync(fd, exclusive ? 'exnb' : 'shnb');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EAGAIN' || code === 'EWOULDBLOCK') return null;
-    throw new MdclaimError('IO', `cannot lock: ${(err as Error).message}`, { cause: err });
-  }
-  return () => ext.flockSync(fd, 'un');
-};
-
-/**
- * The fallback when fs-ext cannot load: proper-lockfile's mkdir lock on the
- * board's path. It has no shared mode, so readers take it exclusively too.
- */
-const tryProperLockfile: TryLock = (_fd, path) => {
-  const lockfile = require('proper-lockfile') as typeof import('proper-lockfile');
-  try {
-    // realpath: boards reached through different symlinks share one lock directory, beside the target.
-    return lockfile.lockSync(path, { realpath: true, stale: 10_000 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') return null;
-    throw new MdclaimError('IO', `cannot lock: ${(err as Error).message}`, { cause: err });
-  }
-};
+export interface Lock {
+  kind: LockKind;
+  attempt(target: LockTarget, exclusive: boolean): LockAttempt;
+  /** Remove what holders that died left beside the board, given the directory's names (under the lock). */
+  cleanUp?(file: string, names: readonly string[]): void;
+}
 
 /** No lock at all: only for the control run that proves the race tests can see a race. */
-const tryNothing: TryLock = () => () => {};
+const nothing: LockAttempt = { try: () => true, release: () => {} };
 
-/** The lock to use: `kind`, else `MDCLAIM_LOCK`, else flock, else proper-lockfile with a warning. */
-export function chooseLock(kind: LockKind | undefined): { kind: LockKind; tryLock: TryLock } {
-  const wanted = kind ?? (process.env['MDCLAIM_LOCK'] as LockKind | undefined) ?? 'flock';
-  if (wanted === 'none') return { kind: 'none', tryLock: tryNothing };
-  if (wanted === 'proper-lockfile') return { kind: wanted, tryLock: tryProperLockfile };
-  if (wanted !== 'flock') throw new MdclaimError('USAGE', `unknown lock "${String(wanted)}" (expected flock, proper-lockfile or none)`);
-  const ext = loadFsExt();
-  if (ext) return { kind: 'flock', tryLock: tryFlock(ext) };
-  if (!warned) {
-    warned = true;
-    process.emitWarning('fs-ext could not load (no native build?); using proper-lockfile instead of flock', 'MdclaimWarning');
+/** The lock to use: `kind`, else `MDCLAIM_LOCK`, else flock. No silent fallback: every claimer of a board must take the same lock. */
+export function chooseLock(kind: string | undefined): Lock {
+  const wanted = kind ?? (process.env['MDCLAIM_LOCK'] || 'flock');
+  if (wanted === 'none') return { kind: 'none', attempt: () => nothing };
+  if (wanted === 'mkdir' || wanted === 'proper-lockfile') {
+    return { kind: 'mkdir', attempt: (t) => mkdirLock(t.file), cleanUp: removeDeadPrepared };
   }
-  return { kind: 'proper-lockfile', tryLock: tryProperLockfile };
+  if (wanted !== 'flock') throw new MdclaimError('USAGE', `unknown lock "${String(wanted)}" (expected flock or mkdir)`);
+  const ext = loadFsExt();
+  return { kind: 'flock', attempt: (t, exclusive) => flockDir(ext, t.dir, exclusive) };
 }
 
 const MAX_BACKOFF_MS = 4;
@@ -81,32 +46,21 @@ const MAX_BACKOFF_MS = 4;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * Take the lock, retrying with capped exponential back-off (1, 2, 4 ms) and
- * full jitter until `timeoutMs` has passed, then fail with LOCK_TIMEOUT.
- * Returns null as soon as `current()` says the descriptor no longer names
- * the board (a writer renamed a new file over it): waiting for a lock on a
- * replaced file would only queue behind other waiters to learn that.
+ * Take the lock before `deadline`, retrying with capped exponential back-off
+ * (1, 2, 4 ms) and full jitter, else fail with LOCK_TIMEOUT. One deadline for
+ * the whole operation, however long the wait.
  */
-export async function acquire(
-  tryLock: TryLock,
-  fd: number,
-  path: string,
-  exclusive: boolean,
-  timeoutMs: number,
-  current: () => boolean,
-): Promise<(() => void) | null> {
-  const deadline = Date.now() + timeoutMs;
-  for (let attempt = 0; ; attempt++) {
-    const unlock = tryLock(fd, path, exclusive);
-    if (unlock) return unlock;
-    if (!current()) return null;
+export async function acquire(attempt: LockAttempt, path: string, deadline: number, timeoutMs: number): Promise<void> {
+  for (let round = 0; ; round++) {
+    if (attempt.try()) return;
     const left = deadline - Date.now();
     if (left <= 0) {
-      throw new MdclaimError('LOCK_TIMEOUT', `${path}: lock still held by another process after ${timeoutMs} ms`, { file: path });
+      const who = attempt.holder?.();
+      throw new MdclaimError('LOCK_TIMEOUT', `${path}: lock still held by ${who || 'another process'} after ${timeoutMs} ms`, { file: path });
     }
-    // Short waits: a claim holds the lock for about a millisecond, and a
+    // Short waits: a claim holds the lock for well under a millisecond, and a
     // waiter that slept long behind faster pollers is what makes a p99 bad.
-    const cap = Math.min(2 ** attempt, MAX_BACKOFF_MS);
+    const cap = Math.min(2 ** round, MAX_BACKOFF_MS);
     await sleep(Math.min(left, Math.random() * cap));
   }
 }

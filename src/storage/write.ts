@@ -1,11 +1,13 @@
 import {
-  closeSync, fchmodSync, fchownSync, fdatasyncSync, fsyncSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync,
+  closeSync, fchmodSync, fchownSync, fdatasyncSync, fsyncSync, ftruncateSync, openSync, readdirSync, readFileSync, readSync, renameSync,
+  unlinkSync, writeSync,
 } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { MdclaimError } from '../errors.js';
 import type { Edit } from '../format/edit.js';
+import { ioError } from './io-error.js';
 
 /** A write of at most one page, not crossing a page boundary, is seen whole or not at all after a SIGKILL. */
 export const PAGE = 4096;
@@ -27,11 +29,68 @@ export function inPlaceRange(oldSize: number, edits: readonly Edit[]): { at: num
   return { at: e.start, end };
 }
 
-export function writeInPlace(fd: number, path: string, at: number, bytes: Buffer, durable: boolean): void {
-  const n = writeSync(fd, bytes, 0, bytes.length, at);
-  if (n !== bytes.length) throw new MdclaimError('IO', `${path}: short write (${n} of ${bytes.length} bytes)`, { file: path });
-  if (durable) fdatasyncSync(fd);
-  verify(fd, path, bytes, at);
+let limit: number | undefined;
+
+/**
+ * This process's file size limit (`ulimit -f`), read once: the kernel cuts a
+ * write that passes it short, so a write that would is refused beforehand.
+ * (A limit lowered later from outside, by prlimit, is caught by the short write.)
+ */
+function sizeLimit(): number {
+  if (limit === undefined) {
+    try {
+      const m = /^Max file size\s+(\S+)/m.exec(readFileSync('/proc/self/limits', 'latin1'));
+      limit = m && m[1] !== 'unlimited' ? Number(m[1]) : Infinity;
+    } catch {
+      limit = Infinity;
+    }
+  }
+  return limit;
+}
+
+function refusePastLimit(file: string, end: number): void {
+  if (end > sizeLimit()) {
+    throw new MdclaimError('IO', `${file}: the write would pass this process's file size limit (ulimit -f, ${sizeLimit()} bytes); the board is unchanged`, { file });
+  }
+}
+
+/**
+ * One pwrite over the old bytes. A write cut short (a limit lowered meanwhile,
+ * a full disk, an I/O error) never stands: the old bytes go back, the file is
+ * cut back to its old size, and the operation fails with IO.
+ */
+export function writeInPlace(fd: number, file: string, at: number, bytes: Buffer, old: Buffer, durable: boolean): void {
+  refusePastLimit(file, at + bytes.length);
+  let n: number;
+  try {
+    n = writeSync(fd, bytes, 0, bytes.length, at);
+  } catch (err) {
+    throw ioError(file, err, true); // a failed write(2) wrote nothing
+  }
+  if (n !== bytes.length) {
+    restore(fd, file, at, n, old);
+    throw new MdclaimError('IO', `${file}: short write (${n} of ${bytes.length} bytes; a full disk or a file size limit?); the board is unchanged`, { file });
+  }
+  if (durable) {
+    try {
+      fdatasyncSync(fd);
+    } catch (err) {
+      restore(fd, file, at, n, old);
+      throw ioError(file, err, true);
+    }
+  }
+  verify(fd, file, bytes, at);
+}
+
+/** Put back the old bytes over the `n` written at `at`, and cut off what grew past the old end. */
+function restore(fd: number, file: string, at: number, n: number, old: Buffer): void {
+  const back = old.subarray(at, Math.min(at + n, old.length));
+  try {
+    if (back.length > 0 && writeSync(fd, back, 0, back.length, at) !== back.length) throw new Error('short write');
+    if (at + n > old.length) ftruncateSync(fd, old.length);
+  } catch (err) {
+    throw new MdclaimError('IO', `${file}: a write failed and the old bytes could not be put back (${(err as Error).message}): check the board from byte ${at}`, { file, cause: err });
+  }
 }
 
 /** Read back what was written: the check that this writer's bytes are the ones on disk. */
@@ -43,43 +102,55 @@ function verify(fd: number, path: string, expected: Buffer, at: number): void {
   }
 }
 
-const TEMP_SUFFIX = '.mdclaim.tmp';
+const TEMP = /^[0-9a-f]{12}\.mdclaim\.tmp$/;
+
+/** `.tasks.md.<12 hex>.mdclaim.tmp`: the board's name is all that precedes a fixed-length tail, so no other board's temp file matches. */
+const tempName = (base: string) => `.${base}.${randomBytes(6).toString('hex')}.mdclaim.tmp`;
+const isTempOf = (base: string, name: string) =>
+  name.length === base.length + 26 && name.startsWith(`.${base}.`) && TEMP.test(name.slice(base.length + 2));
+
+export interface ReplaceOptions {
+  durable: boolean;
+  /** Called on the names in the board's directory to remove what killed writers left (under the lock); null: leave them. */
+  cleanUp: ((names: readonly string[]) => void) | null;
+  /** The last check before the rename (see assertUnchanged). */
+  guard: () => void;
+}
 
 /**
  * Write the whole new file beside the old one and rename it over: readers
  * and crashes see the old file or the new one, never a mix. The temp file is
  * created exclusively under an unpredictable name and takes the old file's
- * mode and (where allowed) owner. Temp files a killed writer left behind are
- * removed first, under the same lock, so nothing accumulates.
+ * mode, owner and group where allowed (never its ACLs or xattrs). A temp
+ * file written short is never renamed.
  */
-export function writeReplace(
-  path: string, st: Stats, buf: Buffer, edits: readonly Edit[], opts: { durable: boolean; cleanOrphans: boolean },
-): void {
+export function writeReplace(path: string, st: Stats, buf: Buffer, edits: readonly Edit[], opts: ReplaceOptions): void {
+  refusePastLimit(path, buf.length);
   const dir = dirname(path);
-  const prefix = `.${basename(path)}.`;
-  if (opts.cleanOrphans) removeOrphans(dir, prefix);
-  const tmp = join(dir, `${prefix}${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
+  const base = basename(path);
+  if (opts.cleanUp) opts.cleanUp(removeOrphans(dir, base));
+  const tmp = join(dir, tempName(base));
   let fd: number;
   try {
     fd = openSync(tmp, 'wx+', 0o600);
   } catch (err) {
-    throw new MdclaimError('IO', `${path}: cannot create a temporary file in ${dir}: ${(err as Error).message}`, { file: path, cause: err });
+    throw new MdclaimError('IO', `${path}: cannot create a temporary file in ${dir}: ${(err as Error).message}; the board is unchanged`, { file: path, cause: err });
   }
   try {
     fchmodSync(fd, st.mode & 0o7777);
-    try {
-      fchownSync(fd, st.uid, st.gid);
-    } catch {
-      // not permitted for non-root users: the file becomes theirs, as any editor's save would
+    keepOwner(fd, st);
+    for (let off = 0; off < buf.length; ) {
+      const n = writeSync(fd, buf, off, buf.length - off, off);
+      if (n === 0) throw new MdclaimError('IO', `${path}: short write of the new file; the board is unchanged`, { file: path });
+      off += n;
     }
-    let off = 0;
-    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off, off);
     if (opts.durable) fdatasyncSync(fd);
     let shift = 0;
     for (const e of [...edits].sort((a, b) => a.start - b.start)) {
       verify(fd, path, Buffer.from(e.bytes, 'latin1'), e.start + shift);
       shift += e.bytes.length - (e.end - e.start);
     }
+    opts.guard();
     renameSync(tmp, path);
   } catch (err) {
     try {
@@ -87,30 +158,43 @@ export function writeReplace(
     } catch {
       // already renamed or gone
     }
-    if (err instanceof MdclaimError) throw err;
-    throw new MdclaimError('IO', `${path}: cannot replace the file: ${(err as Error).message}`, { file: path, cause: err });
+    throw ioError(path, err, true);
   } finally {
     closeSync(fd);
   }
   if (opts.durable) syncDir(dir);
 }
 
-function removeOrphans(dir: string, prefix: string): void {
+/** The old owner and group; a user who may not give the file away may still keep its group (if a member of it). */
+function keepOwner(fd: number, st: Stats): void {
+  try {
+    fchownSync(fd, st.uid, st.gid);
+  } catch {
+    try {
+      fchownSync(fd, -1, st.gid);
+    } catch {
+      // not a member of the group either: the file becomes the user's, as any editor's save would
+    }
+  }
+}
+
+/** Remove this board's temp files that killed writers left; returns the directory's names for the lock's own clean-up. */
+function removeOrphans(dir: string, base: string): string[] {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
-    return;
+    return [];
   }
   for (const name of names) {
-    if (name.startsWith(prefix) && name.endsWith(TEMP_SUFFIX)) {
-      try {
-        unlinkSync(join(dir, name));
-      } catch {
-        // another cleaner got it first
-      }
+    if (!isTempOf(base, name)) continue;
+    try {
+      unlinkSync(join(dir, name));
+    } catch {
+      // gone already
     }
   }
+  return names;
 }
 
 function syncDir(dir: string): void {

@@ -11,6 +11,7 @@ export { heartbeat } from './heartbeat.js';
 export { history } from './history.js';
 export { importBoard as import } from './import.js';
 export { list } from './list.js';
+export { lock } from './lock.js';
 export { migrate } from './migrate.js';
 export { next } from './next.js';
 export { paths } from './paths.js';
