@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MdclaimError, parseTasks, type Task } from '../../src/index.js';
-import { kinds } from './kinds.js';
+import { fileKind, kinds } from './kinds.js';
 
 // The board contract, written once: every kind of board gives the same
 // tasks, the same transitions, the same errors and the same bytes.
@@ -178,6 +178,18 @@ describe.each(kinds)('the $name board', (kind) => {
     );
     expect(plain(await b.board.list())).toEqual(plain(parseTasks(await b.bytes())));
     expect((await conflict(b.board.add('  '))).code).toBe('USAGE');
+  });
+
+  it('adds many tasks at one place (past the room left between two rows) exactly as the file board does', async () => {
+    const doc = '## A\n- [ ] a0\n\n## B\n- [ ] b0\n';
+    const b = await kind.make(doc);
+    const file = await fileKind.make(doc);
+    for (let i = 1; i <= 24; i++) {
+      const [x, y] = await Promise.all([b.board.add(`a${i}`, { section: 'A' }), file.board.add(`a${i}`, { section: 'A' })]);
+      expect(x).toEqual(y);
+    }
+    expect((await b.bytes()).toString()).toBe((await file.bytes()).toString());
+    expect((await b.board.list()).map((t) => t.text)).toEqual([...Array.from({ length: 25 }, (_, i) => `a${i}`), 'b0']);
   });
 
   it('refuses bad arguments as usage errors before writing anything', async () => {
