@@ -57,6 +57,7 @@ export function queueFlock(fd: number, exclusive: boolean, deadline: number, unl
       }
       timedOut = true;
       child.kill('SIGKILL');
+      child.ref(); // the timer is spent: keep the process alive until the child is reaped and the wait settles
     };
     // This timer, not the child, keeps the process alive while it waits: unref'd, the child holds nothing up.
     arm();
