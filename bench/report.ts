@@ -2,6 +2,7 @@ import type { ContendedResult } from './contended.js';
 import type { CliResult } from './cli.js';
 import type { InterleavedResult } from './interleave.js';
 import type { ScalingResult } from './scaling.js';
+import type { StartResult } from './start.js';
 import type { Spread } from './util.js';
 import type { WriteResult } from './write.js';
 
@@ -11,6 +12,7 @@ export interface Results {
   scaling?: ScalingResult;
   cli?: CliResult;
   write?: WriteResult;
+  start?: StartResult;
 }
 
 /** Why a target is missed, from `node --cpu-prof` of the claim and reap paths (docs/benchmarks.md has the long form). */
@@ -185,6 +187,23 @@ export function tables(r: Results): Table[] {
       right: [1, 2, 3, 4],
     });
     out.push(ratioTable('5. Ratios of claims/s, pair by pair within each round', w.ratios));
+  }
+  const st = r.start;
+  if (st) {
+    const row = (what: string, x: Spread) => [what, num(x.median), `${num(x.q25)}–${num(x.q75)}`];
+    out.push({
+      title: `6. Starting a command, ${st.pairs} interleaved rounds of \`true\` to its exit; a runner's watchdog (resident ${st.watchdogRssKiB === null ? 'not measured' : `${num(st.watchdogRssKiB / 1024)} MiB`})`,
+      head: ['start', 'wall ms (median)', 'IQR'],
+      rows: [
+        row('spawned bare', st.bareMs),
+        row('through the gate', st.gateMs),
+        row('telling the watchdog', st.armMs),
+        row('added per command (gate − bare, pair by pair, + telling)', st.addedMs),
+        row('the runner\'s whole start and end', st.runnerMs),
+        row('the watchdog itself, once per runner', st.watchdogStartMs),
+      ],
+      right: [1, 2],
+    });
   }
   const t = targets(r);
   out.push({

@@ -6,12 +6,13 @@ import { cli } from './cli.js';
 import { contended } from './contended.js';
 import { scalingSvg } from './svg.js';
 import { scaling } from './scaling.js';
+import { commandStart } from './start.js';
 import { tables, targets, toMarkdown, toText, type Results } from './report.js';
 import { uncontended } from './uncontended.js';
 import { progress, removeTempDirs } from './util.js';
 import { writePaths } from './write.js';
 
-const CASES = ['uncontended', 'contended', 'scaling', 'cli', 'write'] as const;
+const CASES = ['uncontended', 'contended', 'scaling', 'cli', 'write', 'start'] as const;
 
 /** A bad command line: reported as one message and exit status 2, without a stack. */
 class UsageError extends Error {}
@@ -54,6 +55,7 @@ function config(quick: boolean) {
         scaling: { sizes: [100, 1_000, 10_000], rounds: 2, claims: [5, 5, 5], reaps: [2, 2, 2] },
         cli: { pairs: 4, rssTasks: 10_000, rssRuns: 1, bigSizes: [10_000], bigPairs: 2 },
         write: { tasks: 50, rounds: 3, warmup: 1 },
+        start: { pairs: 10, watchdogs: 2 },
       }
     : {
         uncontended: { tasks: 50, rounds: 40, warmup: 3 },
@@ -61,6 +63,7 @@ function config(quick: boolean) {
         scaling: { sizes: [100, 1_000, 10_000, 100_000], rounds: 7, claims: [50, 50, 50, 15], reaps: [10, 10, 5, 2] },
         cli: { pairs: 40, rssTasks: 100_000, rssRuns: 3, bigSizes: [10_000, 100_000], bigPairs: 20 },
         write: { tasks: 50, rounds: 40, warmup: 3 },
+        start: { pairs: 200, watchdogs: 20 },
       };
 }
 
@@ -132,6 +135,9 @@ async function main(): Promise<number> {
         break;
       case 'write':
         results.write = await writePaths(cfg.write);
+        break;
+      case 'start':
+        results.start = await commandStart(cfg.start);
         break;
     }
     removeTempDirs();

@@ -39,7 +39,7 @@ describe('bench --quick --json', () => {
 
   it('has every case, every figure a finite number', () => {
     const r = doc.results;
-    expect(Object.keys(r).sort()).toEqual(['cli', 'contended', 'scaling', 'uncontended', 'write']);
+    expect(Object.keys(r).sort()).toEqual(['cli', 'contended', 'scaling', 'start', 'uncontended', 'write']);
     for (const [path, v] of leaves(r)) {
       if (typeof v === 'string' || typeof v === 'boolean') continue;
       expect(typeof v === 'number' && Number.isFinite(v), `results${path} = ${String(v)}`).toBe(true);
@@ -58,6 +58,7 @@ describe('bench --quick --json', () => {
     expect(r.cli.big.map((b: Json) => b.tasks)).toEqual([10_000]);
     for (const b of r.cli.big) expect(b.ratio.median).toBeGreaterThan(0);
     expect(r.write.ratios.map((x: Json) => `${x.a}/${x.b}`)).toEqual(['in-place/replace', 'in-place-durable/replace-durable']);
+    for (const k of ['bareMs', 'gateMs', 'armMs', 'runnerMs', 'watchdogStartMs']) expect(r.start[k].median, k).toBeGreaterThan(0);
   });
 
   it('passes every drain check: each task claimed once, none lost, none doubled', () => {

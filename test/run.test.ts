@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { openBoard } from '../src/index.js';
 import { mdclaim } from './helpers/cli.js';
 import { fixture, start } from './helpers/procs.js';
-import { eventsIn, groupAlive, pidIn, runner, until } from './helpers/runner.js';
+import { eventsIn, groupAlive, groupMembers, pidIn, runner, until } from './helpers/runner.js';
 import { boardFile, bytesOf, read } from './helpers/tmp.js';
 
 // Every command is a real `sh -c` in its own process group; waits are for
@@ -24,14 +24,14 @@ function setup(board: string) {
 const tasks = (file: string) => openBoard(file).list();
 
 describe('mdclaim run, one pass', () => {
-  it('runs the command with the task in its environment and stdin closed, then marks it done at the HEAD commit', async () => {
+  it('runs the command with the task in its environment, stdin closed and no descriptor of the runner\'s, then marks it done at the HEAD commit', async () => {
     const { file, dir, env } = setup('# Work\n\n- [ ] Write the report {docs, urgent} {writes: ./out/report.md, out//summary.md} {reads: data/}\n');
     const git = (...args: string[]) => spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, encoding: 'utf8' });
     git('init', '-q');
     git('commit', '-q', '--allow-empty', '-m', 'start');
     const head = git('rev-parse', '--short', 'HEAD').stdout.trim();
     // `cat` returns only at end of input: it would hang if stdin were the runner's (an open pipe here).
-    const r = runner(file, ['--by', 'r1', '--', 'sh', '-c', 'cat; env | grep ^MDCLAIM_ | sort > "$DIR/env"; pwd > "$DIR/cwd"'], { env: env('A'), cwd: dir });
+    const r = runner(file, ['--by', 'r1', '--', 'sh', '-c', 'cat; env | grep ^MDCLAIM_ | sort > "$DIR/env"; pwd > "$DIR/cwd"; ls /proc/$$/fd > "$DIR/fds"'], { env: env('A'), cwd: dir });
     const end = await r.done;
     expect(end.code).toBe(0);
     const seen = Object.fromEntries(read(join(dir, 'env')).trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2)));
@@ -47,6 +47,8 @@ describe('mdclaim run, one pass', () => {
       MDCLAIM_TASK_READS: 'data/',
     });
     expect(t).toMatchObject({ status: 'done', by: 'r1', commit: head });
+    // The runner's pipes to the command's start and its watchdog stay the runner's.
+    expect(read(join(dir, 'fds')).split('\n')).not.toContain('3');
     expect(end.stderr).toMatch(new RegExp(`^mdclaim: done ${t!.id} in \\S+ at ${head}$`, 'm'));
     expect(end.stderr).not.toMatch(/running as/); // the id was given, so it is not announced
   });
@@ -114,12 +116,16 @@ describe('mdclaim run, one pass', () => {
     }
   });
 
-  it('gives the task back and stops when the command cannot be started', async () => {
+  it.each([
+    ['a program not in PATH', () => 'no-such-program-here', 'not found in PATH'],
+    ['a path to no file', () => './no/such/file', 'no such file'],
+    ['a file that is not executable', (file: string) => file, 'not an executable file'],
+  ])('gives the task back and stops when the command cannot be started: %s', async (_, program, why) => {
     const { file } = setup('- [ ] one\n');
     const before = bytesOf(file);
-    const end = await runner(file, ['--', 'no-such-program-here']).done;
+    const end = await runner(file, ['--', program(file)]).done;
     expect(end.code).toBe(2);
-    expect(end.stderr).toMatch(/^error\[USAGE\]: cannot start "no-such-program-here"/m);
+    expect(end.stderr).toContain(`error[USAGE]: cannot start "${program(file)}": ${why}\n`);
     expect(bytesOf(file)).toEqual(before);
   });
 });
@@ -238,20 +244,30 @@ describe('mdclaim run and the lease', () => {
     expect((await reaper.done).stdout).toBe('');
     expect((await tasks(file))[0]).toMatchObject({ status: 'done', by: 'r1' });
   });
+});
 
-  it('leaves the claim of a SIGKILLed runner for the reaper, and another runner then completes the task', async () => {
+describe('mdclaim run when the runner is SIGKILLed', () => {
+  // A pipeline, so the group has members beyond its leader; `trap "" TERM` is inherited by all of them.
+  const finish = `{ ${WAIT_GO}; echo "$RUNNER" >> "$DIR/finished"; } | cat`;
+  it.each([
+    ['stops the whole group of a `sh -c` pipeline', `${PID}; ${finish}`, []],
+    ['kills, after --grace, a group that ignores SIGTERM', `trap "" TERM; ${PID}; ${finish}`, ['--grace', '1s']],
+  ])('%s, leaves the claim for the reaper, and another runner then completes the task', async (_, script, grace) => {
     const { file, dir, env, go } = setup('[] fragile\n');
-    const a = runner(file, ['--by', 'r1', '--lease', '2s', '--', 'sh', '-c', `${PID}; ${WAIT_GO}`], { env: env('A') });
+    const a = runner(file, ['--by', 'r1', '--lease', '2s', ...grace, '--', 'sh', '-c', script], { env: env('A') });
     const aGroup = await pidIn(join(dir, 'A.pid'));
+    await until('the pipeline to run', () => groupMembers(aGroup) >= 3);
     a.child.kill('SIGKILL');
     await a.exited;
-    process.kill(-aGroup, 'SIGKILL'); // the host went down with it
+    // No one is left to heartbeat the claim, so nothing may go on working on it.
+    await until('the group to end', () => !groupAlive(aGroup));
     expect((await tasks(file))[0]).toMatchObject({ status: 'claimed', by: 'r1' });
     await until('the reaper to reopen it', () => /^reopened /m.test(mdclaim(['reap', '--file', file]).stdout), 100);
     go();
-    const b = await runner(file, ['--by', 'r2', '--', 'sh', '-c', WAIT_GO], { env: env('B') }).done;
+    const b = await runner(file, ['--by', 'r2', '--', 'sh', '-c', finish], { env: env('B') }).done;
     expect(b.code).toBe(0);
     expect((await tasks(file))[0]).toMatchObject({ status: 'done', by: 'r2' });
+    expect(read(join(dir, 'finished'))).toBe('B\n');
   });
 });
 

@@ -36,6 +36,9 @@ edited away), the command is stopped and nothing is written.
 
 SIGINT/SIGTERM: stop claiming, pass the signal to the commands, wait up to
 --grace, release their tasks, exit 130/143; a second signal kills at once.
+Killed outright (SIGKILL), the runner takes its commands with it: its
+watchdog sends their groups SIGTERM, SIGKILL after --grace; the claims are
+left for the reaper.
 
 Exit status: 0 task done (with --loop: stopped by --max or --until-settled),
 1 the command failed, 3 nothing claimable, 4 the claim was lost, 2 usage,

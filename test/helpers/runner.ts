@@ -68,11 +68,16 @@ export function signalGroup(pgid: number, sig: NodeJS.Signals | 0): boolean {
 
 /** Is any process of this group still running? Asked of ps(1); zombies (nobody reaps orphans here) do not count. */
 export function groupAlive(pgid: number): boolean {
+  return groupMembers(pgid) > 0;
+}
+
+/** How many processes of this group are running (zombies not counted). */
+export function groupMembers(pgid: number): number {
   const ps = spawnSync('ps', ['-e', '-o', 'pgid=,stat='], { encoding: 'utf8' });
-  return ps.stdout.split('\n').some((l) => {
+  return ps.stdout.split('\n').filter((l) => {
     const [g, stat] = l.trim().split(/\s+/);
     return Number(g) === pgid && stat !== undefined && !stat.startsWith('Z');
-  });
+  }).length;
 }
 
 /** The JSON events a runner appended to its --events file. */

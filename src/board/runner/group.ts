@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
+import { cannotRun } from './program.js';
+import type { Watchdog } from './watchdog.js';
 
 export interface GroupExit {
   /** The command's exit status, or null when a signal ended it. */
@@ -19,15 +21,27 @@ export interface GroupOptions {
   graceMs: number;
   stdout: Writable;
   stderr: Writable;
+  /** Holds the group while it runs, to stop it should the runner die. */
+  watchdog: Watchdog;
 }
 
 const TAIL = 4096;
 
 /**
+ * What the process that becomes the command does first: wait for the
+ * runner's word on fd 3 that the watchdog holds its group, then become the
+ * command, fd 3 closed. So no command runs unwatched, even for the moment
+ * after its start; a runner that dies before the word leaves nothing to run.
+ */
+export const GATE = 'IFS= read -r go <&3 && exec "$@" 3<&-';
+
+/**
  * One command in its own process group (a new session: `detached`), so a
  * signal sent to the group reaches everything it started, `sh -c` pipelines
  * included. stdin is /dev/null; stderr always passes through the runner,
- * which keeps its last line for a failure's reason.
+ * which keeps its last line for a failure's reason. The command is the
+ * runner's own child (its exit status and signal come straight from the
+ * kernel); the watchdog stops its group if the runner dies first.
  */
 export class ProcessGroup {
   readonly exited: Promise<GroupExit>;
@@ -40,6 +54,7 @@ export class ProcessGroup {
       let closed = false;
       const finish = () => {
         clearTimeout(this.killTimer);
+        opts.watchdog.disarm(this.pid);
         resolve({ ...leader!, lastStderrLine: lastLine(this.tail) });
       };
       child.on('exit', (code, signal) => {
@@ -63,22 +78,35 @@ export class ProcessGroup {
   }
 
   /** Start the command; rejects when it cannot be started at all (no such program, not executable). */
-  static start(argv: readonly string[], opts: GroupOptions): Promise<ProcessGroup> {
-    const child = spawn(argv[0]!, argv.slice(1), {
+  static async start(argv: readonly string[], opts: GroupOptions): Promise<ProcessGroup> {
+    const why = cannotRun(argv[0]!, opts.env, opts.cwd);
+    if (why !== undefined) throw new Error(why);
+    const child = spawn('/bin/sh', ['-c', GATE, 'mdclaim-run', ...argv], {
       cwd: opts.cwd,
       env: opts.env,
       detached: true,
-      stdio: ['ignore', opts.prefix === null ? 'inherit' : 'pipe', 'pipe'],
+      stdio: ['ignore', opts.prefix === null ? 'inherit' : 'pipe', 'pipe', 'pipe'],
     });
-    return new Promise((resolve, reject) => {
+    // Listen before anything can end it, so no exit goes unseen.
+    const group = new ProcessGroup(child, opts);
+    await new Promise<void>((resolve, reject) => {
       child.once('error', reject);
       child.once('spawn', () => {
         child.off('error', reject);
-        const group = new ProcessGroup(child, opts);
-        group.passThrough();
-        resolve(group);
+        resolve();
       });
     });
+    group.passThrough();
+    try {
+      await opts.watchdog.arm(child.pid!);
+    } catch (err) {
+      group.signal('SIGKILL');
+      throw err;
+    }
+    const go = child.stdio[3] as Writable;
+    go.on('error', () => {}); // the gate was killed before the word: its exit says so
+    go.write('go\n', () => go.destroy());
+    return group;
   }
 
   get pid(): number {

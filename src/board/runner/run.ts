@@ -7,6 +7,7 @@ import { Heartbeat } from './heartbeat.js';
 import { settle, type Settings } from './options.js';
 import { RunningTask } from './task.js';
 import type { RunnerBoard, RunOptions, RunResult, StopSignal, TaskOutcome } from './types.js';
+import { Watchdog } from './watchdog.js';
 
 /**
  * The polling trigger as a library function: claim the next task, run the
@@ -41,6 +42,8 @@ class Loop {
   private stopping: StopSignal | undefined;
   private fatal: { error: unknown } | undefined;
   private claimed = 0;
+  /** Stops the commands' groups should this process die before it has seen them end. */
+  private readonly watchdog: Watchdog;
   /** Ends the current wait: a task ended, or a signal came. */
   private wake: () => void = () => {};
 
@@ -49,7 +52,9 @@ class Loop {
     private readonly s: Settings,
     private readonly by: string,
     private readonly emit: (e: RunEventBody) => void,
-  ) {}
+  ) {
+    this.watchdog = new Watchdog(s.graceMs);
+  }
 
   /** First signal: stop claiming and pass it on to the commands; a second kills them at once. */
   stop(sig: StopSignal): void {
@@ -72,6 +77,7 @@ class Loop {
       this.fatal ??= { error };
     }
     while (this.running.size > 0) await this.nap(Infinity);
+    await this.watchdog.close();
     if (this.fatal) throw this.fatal.error;
     return this.stopping ?? stoppedBy;
   }
@@ -112,7 +118,8 @@ class Loop {
   }
 
   private start(task: Task): void {
-    const t = new RunningTask({ ...this.s, board: this.board, by: this.by, stdout: process.stdout, stderr: process.stderr, emit: this.emit }, task);
+    const { board, by, emit, watchdog } = this;
+    const t = new RunningTask({ ...this.s, board, by, stdout: process.stdout, stderr: process.stderr, emit, watchdog }, task);
     this.running.add(t);
     t.outcome.then(
       (o) => this.outcomes.push(o),

@@ -7,6 +7,7 @@ import type { RunEventBody } from './events.js';
 import { ProcessGroup, type GroupExit } from './group.js';
 import { Heartbeat, iso } from './heartbeat.js';
 import type { RunnerBoard, StopSignal, TaskOutcome } from './types.js';
+import type { Watchdog } from './watchdog.js';
 
 /** What every task of one run shares. */
 export interface TaskContext {
@@ -24,6 +25,7 @@ export interface TaskContext {
   stdout: Writable;
   stderr: Writable;
   emit: (e: RunEventBody) => void;
+  watchdog: Watchdog;
 }
 
 /**
@@ -78,6 +80,7 @@ export class RunningTask {
         graceMs: ctx.graceMs,
         stdout: ctx.stdout,
         stderr: ctx.stderr,
+        watchdog: ctx.watchdog,
       });
     } catch (err) {
       // A command that cannot start is the runner's mistake, not the task's: give the task back.
