@@ -21,10 +21,10 @@ export interface Results {
 const WHY_MISSED: Record<string, string> = {
   '1a': 'about 14 syscalls a claim (lstat; open, flock, unlock and close of the directory; open, fstat, read and close of the board; access, stat and pread to check it is still what was read; pwrite; pread read-back) against the floor\'s 4 and SQLite\'s none outside its WAL append; the scan of a 50-task board is a few µs of it',
   '1b': 'fdatasync is most of both; mdclaim adds the syscalls of 1a',
-  '2a': 'waiters poll a non-blocking flock with jittered back-off, so the lock sits idle between a release and the next try, where the floor\'s waiters queue in the kernel; each claim in the top 27 KiB of the 30 KiB board rewrites it by temp file + rename (so does the floor\'s)',
-  '2b': 'waiters poll rather than queue in the kernel, so an unlucky waiter loses many rounds in a row; 8 processes on 2 cores also preempt holders',
+  '2a': "a contended waiter queues in the kernel through a flock(1) child, and each such wait pays a fork and exec (about 0.5 ms of the waiter's CPU, and the child's own, on 2 cores shared by 8 claimers), where the floor's waiters block in flock itself; each claim in the top 27 KiB of the 30 KiB board rewrites it by temp file + rename (so does the floor's)",
+  '2b': "every contended wait starts a flock(1) child to queue in the kernel, and 8 processes on 2 cores preempt holders and waiters; the floor, blocking in flock in-process, is at about 15-30 ms on the same machine",
   '2c': 'see the failed drain checks on stderr',
-  '2d': 'the same polling: the order in which waiters get the lock is not fair',
+  '2d': "the kernel's queue keeps the order fair, not the CPU: a waiter preempted while its flock(1) child starts or is reaped, or a holder preempted mid-claim, still waits tens of ms",
   '3a': 'a claim lengthens its line, so past one page it rewrites the board by temp file + rename (330 KiB here): the rename and the close that frees the old file\'s blocks cost more than the scan',
   '3b': 'the 3 MiB rewrite: read 1.4 ms, write 0.8 ms, rename and freeing the old file 4.3 ms, and garbage collection of the three 3 MiB copies a claim makes (read buffer, its string, the new file); the scan is about 3.4 ms',
   '3c': '1,000 edits: the rewrite and the check that each changed line reads as meant; the walk itself is about 3 ms',

@@ -1,6 +1,7 @@
 import { closeSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { MdclaimError } from '../errors.js';
+import { queueFlock } from './flock-queue.js';
 import type { LockAttempt } from './lock.js';
 
 interface FsExt {
@@ -36,8 +37,9 @@ export function loadFsExt(): FsExt {
  * own replace, `sed -i`, an editor's save) cannot orphan a lock on it.
  * flock locks belong to the open file description, so two operations of one
  * process, each on its own descriptor, exclude each other as two processes do.
- * Never blocking: a blocking flock would pin one of libuv's four pool threads
- * per waiter and cannot be cancelled.
+ * Never blocking in this process: a blocking flock would pin one of libuv's
+ * four pool threads per waiter and cannot be cancelled; a wait queues in the
+ * kernel through flock(1) instead (see queueFlock).
  */
 export function flockDir(ext: FsExt, dir: string, exclusive: boolean): LockAttempt {
   let fd: number;
@@ -58,6 +60,11 @@ export function flockDir(ext: FsExt, dir: string, exclusive: boolean): LockAttem
       }
       held = true;
       return true;
+    },
+    async queue(deadline) {
+      const result = await queueFlock(fd, exclusive, deadline, () => ext.flockSync(fd, 'un'));
+      if (result === 'held') held = true;
+      return result;
     },
     release() {
       try {

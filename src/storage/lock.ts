@@ -1,5 +1,6 @@
 import { MdclaimError } from '../errors.js';
 import { flockDir, loadFsExt } from './flock.js';
+import type { QueueResult } from './flock-queue.js';
 import { mkdirLock, removeDeadPrepared } from './mkdir-lock.js';
 
 /** `proper-lockfile` is the old name of `mkdir`, still accepted. */
@@ -8,6 +9,8 @@ export type LockKind = 'flock' | 'mkdir' | 'none';
 /** One operation's hold on the lock: `try` takes it without waiting (true: held), `release` lets go and frees what it opened. */
 export interface LockAttempt {
   try(): boolean;
+  /** Wait in the kernel's queue until held or `deadline` (ms since the epoch), when the lock can; 'unavailable' means poll instead. */
+  queue?(deadline: number): Promise<QueueResult>;
   release(): void;
   /** Who holds it, when the lock can tell (for the timeout message). */
   holder?(): string;
@@ -43,24 +46,43 @@ export function chooseLock(kind: string | undefined): Lock {
 
 const MAX_BACKOFF_MS = 4;
 
+/** How long a contended waiter polls before it queues in the kernel: most waits end within a claim or two. */
+const POLL_FIRST_MS = 2;
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+function timedOut(attempt: LockAttempt, path: string, timeoutMs: number): MdclaimError {
+  const who = attempt.holder?.();
+  return new MdclaimError('LOCK_TIMEOUT', `${path}: lock still held by ${who || 'another process'} after ${timeoutMs} ms`, { file: path });
+}
+
 /**
- * Take the lock before `deadline`, retrying with capped exponential back-off
- * (1, 2, 4 ms) and full jitter, else fail with LOCK_TIMEOUT. One deadline for
- * the whole operation, however long the wait.
+ * Take the lock before `deadline`, else fail with LOCK_TIMEOUT; one deadline
+ * for the whole operation, however long the wait. Poll for a moment (the
+ * holder is usually done within a claim), then, when the lock can, wait in
+ * the kernel's queue, which wakes a waiter as the lock is let go: polling
+ * alone leaves the lock idle between a release and the next try, and lets
+ * an unlucky waiter lose round after round. Where it cannot (the mkdir lock,
+ * no flock(1) on PATH), poll with capped exponential back-off (1, 2, 4 ms)
+ * and full jitter until the deadline.
  */
 export async function acquire(attempt: LockAttempt, path: string, deadline: number, timeoutMs: number): Promise<void> {
+  const queueFrom = Date.now() + POLL_FIRST_MS;
+  let queue = attempt.queue;
   for (let round = 0; ; round++) {
     if (attempt.try()) return;
-    const left = deadline - Date.now();
-    if (left <= 0) {
-      const who = attempt.holder?.();
-      throw new MdclaimError('LOCK_TIMEOUT', `${path}: lock still held by ${who || 'another process'} after ${timeoutMs} ms`, { file: path });
+    const now = Date.now();
+    if (deadline - now <= 0) throw timedOut(attempt, path, timeoutMs);
+    if (queue && now >= queueFrom) {
+      const result = await queue.call(attempt, deadline);
+      if (result === 'held') return;
+      if (result === 'timeout') throw timedOut(attempt, path, timeoutMs);
+      queue = undefined;
+      continue;
     }
     // Short waits: a claim holds the lock for well under a millisecond, and a
     // waiter that slept long behind faster pollers is what makes a p99 bad.
-    const cap = Math.min(2 ** round, MAX_BACKOFF_MS);
-    await sleep(Math.min(left, Math.random() * cap));
+    const cap = queue ? 1 : Math.min(2 ** round, MAX_BACKOFF_MS);
+    await sleep(Math.min(deadline - now, Math.random() * cap));
   }
 }

@@ -1,0 +1,85 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+/** How a wait in the kernel's queue ended: the lock is ours, the deadline came first, or flock(1) could not wait for us. */
+export type QueueResult = 'held' | 'timeout' | 'unavailable';
+
+/** Longest delay setTimeout takes as given; a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** False once flock(1) proved missing: every later wait polls without trying to spawn it again. */
+let available = true;
+const waiting = new Set<ChildProcess>();
+let exitHookSet = false;
+
+/** A child still queued when the process exits would take the lock after us for nothing: end it with us. */
+function killOnExit(child: ChildProcess): void {
+  waiting.add(child);
+  if (exitHookSet) return;
+  exitHookSet = true;
+  process.on('exit', () => {
+    for (const c of waiting) c.kill('SIGKILL');
+  });
+}
+
+/**
+ * Wait for flock(2) on `fd` in the kernel's queue, where waiters are woken as
+ * the lock is let go, instead of polling for it. A blocking flock in this
+ * process could not be cancelled and would pin a libuv thread (or the main
+ * thread), so util-linux flock(1) blocks for us: it inherits `fd`, and since
+ * a flock lock belongs to the open file description, the lock it takes is
+ * ours and stays ours when it exits. At the deadline it is killed (a fatal
+ * signal ends a blocking flock); `unlock` then drops whatever it may have
+ * taken in its last instant. Nothing here keeps the process from exiting:
+ * the child is unref'd and killed on exit, and at worst (this process
+ * SIGKILLed) it takes the lock after us, exits, and so lets go.
+ */
+export function queueFlock(fd: number, exclusive: boolean, deadline: number, unlock: () => void): Promise<QueueResult> {
+  if (!available) return Promise.resolve('unavailable');
+  const left = deadline - Date.now();
+  if (left <= 0) return Promise.resolve('timeout');
+  return new Promise((resolve) => {
+    // -w: if this process dies without its exit hook (SIGKILL), the child still gives up soon after our deadline.
+    const backstop = String(Math.min(Math.ceil(left / 1000) + 1, 1e9));
+    let child: ChildProcess;
+    try {
+      child = spawn('flock', [exclusive ? '-x' : '-s', '-w', backstop, '3'], { stdio: ['ignore', 'ignore', 'ignore', fd] });
+    } catch {
+      resolve('unavailable');
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    let timedOut = false;
+    const arm = () => {
+      const rest = deadline - Date.now();
+      if (rest > 0) {
+        timer = setTimeout(arm, Math.min(rest, MAX_TIMER_MS));
+        return;
+      }
+      timedOut = true;
+      child.kill('SIGKILL');
+      child.ref(); // the timer is spent: keep the process alive until the child is reaped and the wait settles
+    };
+    // This timer, not the child, keeps the process alive while it waits: unref'd, the child holds nothing up.
+    arm();
+    child.unref();
+    killOnExit(child);
+    let settled = false;
+    const done = (result: QueueResult) => {
+      if (settled) return; // a failed spawn reports both 'error' and 'exit'
+      settled = true;
+      clearTimeout(timer);
+      waiting.delete(child);
+      resolve(result);
+    };
+    child.once('error', (err) => {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') available = false;
+      done('unavailable');
+    });
+    child.once('exit', (code) => {
+      if (code === 0) return done('held');
+      // Killed at the deadline: it may have taken the lock just before the signal landed.
+      unlock();
+      done(timedOut ? 'timeout' : 'unavailable');
+    });
+  });
+}
