@@ -35,6 +35,9 @@ export interface Row {
   leaseMs: number | null;
   commit: string | null;
   reason: string | null;
+  /** The paths its text declares, normalised (src/format/declared.ts). */
+  writes: string[];
+  reads: string[];
   /** Line breaks in lead and in body: what line numbers are summed from. */
   leadBreaks: number;
   bodyBreaks: number;
@@ -73,6 +76,8 @@ export function splitDocument(src: ByteString): Split {
       leaseMs: task.claimedAt === undefined ? null : (t.marker.leaseMs ?? DEFAULT_LEASE_MS),
       commit: task.commit ?? null,
       reason: task.reason ?? null,
+      writes: task.writes ?? [],
+      reads: task.reads ?? [],
       leadBreaks: breaks(lead),
       bodyBreaks: breaks(body),
     });
