@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MdclaimError, openBoard } from '../src/index.js';
+import { openBoard } from '../src/index.js';
+import { errorOf } from './helpers/errors.js';
 import { boardFile, bytesOf, read } from './helpers/tmp.js';
 
 const ADW = `# Board
@@ -16,15 +17,6 @@ const ADW = `# Board
 
 const at = (iso: string) => () => Date.parse(iso);
 
-async function errorOf(p: Promise<unknown>): Promise<MdclaimError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(MdclaimError);
-    return err as MdclaimError;
-  }
-  throw new Error('expected the operation to fail');
-}
 
 describe('board', () => {
   it('lists every status of an ADW board with sections and tags', async () => {

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { MdclaimError, openBoard } from '../src/index.js';
+import { openBoard } from '../src/index.js';
+import { errorOf } from './helpers/errors.js';
 import { boardFile, bytesOf, read } from './helpers/tmp.js';
 
-async function errorOf(p: Promise<unknown>): Promise<MdclaimError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(MdclaimError);
-    return err as MdclaimError;
-  }
-  throw new Error('expected the operation to fail');
-}
 
 describe('fenced holder operations', () => {
   it('refuses heartbeat, done, fail and release fenced to an older claim by the same claimant, and leaves the file untouched', async () => {

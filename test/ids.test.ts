@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { MdclaimError, openBoard } from '../src/index.js';
+import { openBoard } from '../src/index.js';
 import { mdclaim } from './helpers/cli.js';
+import { errorOf } from './helpers/errors.js';
 import { boardFile, bytesOf, read } from './helpers/tmp.js';
 
 const KEYED = '## Plan\n- [ ] PLAT-1 design\n\n## Build\n- [ ] PLAT-1 backend\n- [ ] PLAT-1 frontend\n';
 
-async function errorOf(p: Promise<unknown>): Promise<MdclaimError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(MdclaimError);
-    return err as MdclaimError;
-  }
-  throw new Error('expected the operation to fail');
-}
 
 describe('ids stay with their lines', () => {
   it('keeps every id when a task with the same key is added above, and done reaches the line the runner holds (CLI)', () => {

@@ -3,8 +3,9 @@ import { parseDuration } from '../src/board/duration.js';
 import { toByteString } from '../src/format/bytes.js';
 import { formatDuration } from '../src/format/duration.js';
 import { parseMarker, renderMarker } from '../src/format/marker.js';
-import { MdclaimError, openBoard, parseTasks } from '../src/index.js';
+import { openBoard, parseTasks } from '../src/index.js';
 import { mdclaim } from './helpers/cli.js';
+import { errorOf } from './helpers/errors.js';
 import { boardFile, bytesOf, read } from './helpers/tmp.js';
 
 const at = (iso: string) => () => Date.parse(iso);
@@ -120,12 +121,3 @@ describe('bounded durations', () => {
   });
 });
 
-async function errorOf(p: Promise<unknown>): Promise<MdclaimError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(MdclaimError);
-    return err as MdclaimError;
-  }
-  throw new Error('expected the operation to fail');
-}

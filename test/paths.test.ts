@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { MdclaimError, openBoard, parseTasks, type Task } from '../src/index.js';
+import { errorOf } from './helpers/errors.js';
 import { boardFile, bytesOf, read } from './helpers/tmp.js';
 
 const T0 = Date.parse('2026-11-30T04:00:00Z');
 const at = (ms: number) => () => ms;
 const idOf = (file: string, text: string) => parseTasks(read(file)).find((t) => t.text.startsWith(text))!.id;
 
-async function errorOf(p: Promise<unknown>): Promise<MdclaimError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(MdclaimError);
-    return err as MdclaimError;
-  }
-  throw new Error('expected the operation to fail');
-}
 
 /** A board of open tasks, one line each. */
 function tasks(...lines: string[]): string {

@@ -2,19 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { checkReading } from '../src/board/check-reading.js';
 import { walk } from '../src/board/walk.js';
 import { toByteString } from '../src/format/bytes.js';
-import { MdclaimError, openBoard, parseTasks } from '../src/index.js';
+import { openBoard, parseTasks } from '../src/index.js';
 import { mdclaim } from './helpers/cli.js';
+import { errorOf } from './helpers/errors.js';
 import { boardFile, bytesOf, read } from './helpers/tmp.js';
 
-async function errorOf(p: Promise<unknown>): Promise<MdclaimError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(MdclaimError);
-    return err as MdclaimError;
-  }
-  throw new Error('expected the operation to fail');
-}
 
 describe('every edit keeps the reading as meant', () => {
   it('refuses a fail reason that would close an unclosed link title above and swallow the task, leaving the file as it was', async () => {
