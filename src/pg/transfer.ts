@@ -86,6 +86,16 @@ export async function importDocument(c: Conn, name: string, doc: Buffer, replace
      SELECT count(*) FROM inserted`,
     [board, rowsJson(rows, positions)],
   );
+  const locks = rows.flatMap((r, i) => r.locks.map((l) => ({ position: positions[i]!.toString(), ...l })));
+  if (locks.length > 0) {
+    await c.query(
+      `INSERT INTO mdclaim.path_lock (task, mode, path, since)
+       SELECT t.uid, r.mode, r.path, r.since::timestamptz FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS j(lock, ord)
+       CROSS JOIN LATERAL jsonb_to_record(j.lock) AS r(position bigint, mode text, path text, since text)
+       JOIN mdclaim.task t ON t.board = $1 AND t.position = r.position ORDER BY j.ord`,
+      [board, JSON.stringify(locks)],
+    );
+  }
   await c.query('UPDATE mdclaim.board SET tail = $2 WHERE id = $1', [board, tail]);
   return { board, tasks: rows.length, replaced: existing };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MdclaimError, parseTasks, type PathLocking, type Task, type TaskBoard } from '../../src/index.js';
+import { parseTasks, type PathLocking, type Task, type TaskBoard } from '../../src/index.js';
+import { errorOf } from '../helpers/errors.js';
 import { kinds } from './kinds.js';
 
 // Path locks, written once for every board: declared paths in the claimable
@@ -9,15 +10,6 @@ type PathBoard = TaskBoard & PathLocking;
 
 function tasks(...lines: string[]): string {
   return '# Work\n\n' + lines.map((l) => (l.startsWith('- [') ? l : `- [ ] ${l}`)).join('\n') + '\n';
-}
-
-async function errorOf(p: Promise<unknown>): Promise<MdclaimError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(MdclaimError);
-  return err as MdclaimError;
 }
 
 const idOf = async (b: TaskBoard, text: string) => (await b.list()).find((t) => t.text.startsWith(text))!.id;
@@ -124,5 +116,33 @@ describe.each(kinds)('path locks on the $name board', (kind) => {
     expect((await b.bytes()).toString()).not.toContain('🔒');
     expect((await b.board.paths()).map((h) => `${h.by} ${h.path}`)).toEqual(['eve src/a.ts']);
     expect((await b.board.claim(await idOf(b.board, 'B'), { by: 'fay' })).by).toBe('fay');
+  });
+
+  it('reads lock lines from the document it is given and writes them back byte for byte', async () => {
+    const doc = [
+      '# Work',
+      '',
+      '- [🟡, dana] A {writes: src/a.ts}',
+      '  - 🔒 write docs/api.md since 2026-11-30T04:10:00Z',
+      '  - 🔒 read lib/ since 2026-11-30T04:11:00Z',
+      '- [ ] B {writes: docs/}',
+      '- [ ] C {writes: lib/x.ts}',
+      '- [ ] D {reads: lib/}',
+      '',
+    ].join('\n');
+    const m = await kind.make(doc);
+    const b = m.board as PathBoard;
+    expect((await m.bytes()).toString()).toBe(doc);
+    expect((await b.paths()).map((h) => `${h.mode} ${h.path} ${h.kind} ${h.since ?? '-'}`)).toEqual([
+      'write src/a.ts declared -',
+      'write docs/api.md locked 2026-11-30T04:10:00Z',
+      'read lib/ locked 2026-11-30T04:11:00Z',
+    ]);
+    expect(await b.next({ by: 'eve' })).toEqual(expect.objectContaining({ text: 'D {reads: lib/}' }));
+    const a = await idOf(b, 'A');
+    await b.unlockPaths(a, { by: 'dana', paths: ['docs/api.md'] });
+    expect((await b.claim(await idOf(b, 'B'), { by: 'fay' })).by).toBe('fay');
+    await b.done(a, { by: 'dana' });
+    expect((await m.bytes()).toString()).not.toContain('🔒');
   });
 });
