@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MdclaimError, openBoard } from '../src/index.js';
 import { mdclaim, mdclaimAsync } from './helpers/cli.js';
 import { PG_URL, pgReachable, sql } from './helpers/pg.js';
+import { LATEST, MIGRATIONS } from '../src/pg/schema.js';
 import { boardFile } from './helpers/tmp.js';
 
 // The schema makes itself on first use, once, however many processes start at once; errors never show a password.
@@ -27,7 +28,7 @@ describe.skipIf(!pgReachable)('the PostgreSQL schema', () => {
     const file = boardFile('- [ ] one\n- [ ] two\n');
     const imports = await Promise.all(Array.from({ length: 8 }, (_, i) => mdclaimAsync(['import', file, '--to', dbUrl(`b${i}`)])));
     for (const r of imports) expect([r.status, r.stderr]).toEqual([0, '']);
-    expect(mdclaim(['migrate', '--file', dbUrl('b0')]).stdout).toBe('schema is at version 1, nothing to do\n');
+    expect(mdclaim(['migrate', '--file', dbUrl('b0')]).stdout).toBe(`schema is at version ${LATEST}, nothing to do\n`);
     const u = new URL(PG_URL);
     u.pathname = `/${DB}`;
     const b = openBoard(u.toString().replace(/\?.*$/, '') + '?board=b3');
@@ -49,7 +50,45 @@ describe.skipIf(!pgReachable)('the PostgreSQL schema', () => {
     await c.end();
     const r = mdclaim(['list', '--file', dbUrl('b1')]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/^error\[IO\]: postgres:\/\/\S+: the mdclaim schema there is version 99, newer than this mdclaim knows \(1\): upgrade mdclaim\n$/);
+    expect(r.stderr).toMatch(new RegExp(`^error\\[IO\\]: postgres://\\S+: the mdclaim schema there is version 99, newer than this mdclaim knows \\(${LATEST}\\): upgrade mdclaim\\n$`));
+  });
+});
+
+describe.skipIf(!pgReachable)('the PostgreSQL schema, upgraded', () => {
+  const OLD = `mdclaim_upgrade_${process.pid}`;
+  afterAll(async () => {
+    await sql(`DROP DATABASE IF EXISTS ${OLD} WITH (FORCE)`);
+  });
+
+  it('reads the paths the tasks of a version 1 board declare when it upgrades to path locks', async () => {
+    await sql(`DROP DATABASE IF EXISTS ${OLD}`);
+    await sql(`CREATE DATABASE ${OLD}`);
+    const u = new URL(PG_URL);
+    u.pathname = `/${OLD}`;
+    const { default: pg } = await import('pg');
+    const c = new pg.Client({ connectionString: u.toString() });
+    await c.connect();
+    // A database as version 1 left it, holding a board whose tasks declare paths.
+    await c.query('CREATE SCHEMA mdclaim; CREATE TABLE mdclaim.meta (version int NOT NULL); INSERT INTO mdclaim.meta VALUES (1)');
+    await c.query(MIGRATIONS[0]!);
+    await c.query(`INSERT INTO mdclaim.board (name) VALUES ('old')`);
+    const row = (pos: number, text: string) =>
+      c.query(
+        `INSERT INTO mdclaim.task (board, position, lead, body, text_end, lead_breaks, body_breaks, text, hash, tags, status)
+         VALUES (1, $1, convert_to('- ', 'UTF8'), convert_to(' ' || $2 || E'\\n', 'UTF8'), 1 + length(convert_to($2, 'UTF8')), 0, 1, $2, left(md5($2), 12), '{}', 'open')`,
+        [pos, text],
+      );
+    await c.query(`UPDATE mdclaim.board SET tail = ''`);
+    await row(1, 'A {writes: ./src//a.ts}');
+    await row(2, 'B {reads: src/}');
+    await c.end();
+    u.searchParams.set('board', 'old');
+    const b = openBoard(u.toString());
+    const a = await b.next({ by: 'dana' });
+    expect(a?.writes).toEqual(['src/a.ts']);
+    // B reads what A writes: not claimable while A's claim is live.
+    expect(await b.next({ by: 'eve' })).toBeNull();
+    await b.close();
   });
 });
 

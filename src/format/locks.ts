@@ -84,7 +84,11 @@ export function renderLock(indent: string, lock: PathLock): string {
  * the item; under a bare line, two columns in.
  */
 export function lockIndent(src: ByteString, t: TaskLine): string {
-  const prefix = src.slice(t.start, t.markerStart);
+  return lockIndentAfter(src.slice(t.start, t.markerStart));
+}
+
+/** lockIndent of a task line whose bytes before its marker are `prefix`. */
+export function lockIndentAfter(prefix: string): string {
   let col = 0;
   for (let i = 0; i < prefix.length; i++) col = prefix.charCodeAt(i) === 0x09 ? col + 4 - (col % 4) : col + 1;
   const listItem = /[-*+.)][ \t]+$/.test(prefix);

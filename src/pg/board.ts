@@ -2,6 +2,8 @@ import { checkBy, checkCommit, checkHolder, checkId, checkSection, checkTags } f
 import { parseDuration } from '../board/duration.js';
 import { foldReason } from '../board/finish.js';
 import type { ClaimOptions, HistoryEvent, HolderOptions, NextOptions, ReapOptions, TaskBoard } from '../board/types.js';
+import { pathList, pathRequest } from '../board/path-options.js';
+import type { CheckPathsOptions, HeldPath, LockPathsOptions, PathLocking, UnlockPathsOptions } from '../board/path-types.js';
 import { MdclaimError, usage } from '../errors.js';
 import { bytes } from '../format/bytes.js';
 import { FAILED_SEP, type Task } from '../format/task.js';
@@ -12,8 +14,10 @@ import { Db, type Conn } from './db.js';
 import { holderWrite, type HolderVerb } from './finish.js';
 import { historyOf } from './history.js';
 import { ensureSchema, migrate, type Migrated } from './migrate.js';
+import { PathRace } from './held.js';
+import { checkPaths, listPaths, lockPaths, unlockPaths } from './paths.js';
 import { reapStale } from './reap.js';
-import { taskColumns, toTask, type TaskRow } from './rows.js';
+import { locksColumn, taskColumns, toTask, type TaskRow } from './rows.js';
 import { exportDocument, importDocument } from './transfer.js';
 import { parsePgUrl, type PgTarget } from './url.js';
 import { WorkListener } from './wait.js';
@@ -27,7 +31,7 @@ export interface PgBoardOptions {
   connectTimeout?: string | number;
 }
 
-const LIST = `SELECT ${taskColumns(
+const LIST = `SELECT ${locksColumn('t')}, ${taskColumns(
   't',
   't',
   `1 + t.lead_breaks + coalesce(sum(t.lead_breaks + t.body_breaks) OVER (ORDER BY t.position ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::int`,
@@ -37,7 +41,7 @@ const LIST = `SELECT ${taskColumns(
  * A board in PostgreSQL: the same tasks, ids and rules as the file board,
  * decided by the database in one statement per change, on its clock alone.
  */
-export class PgBoard implements TaskBoard {
+export class PgBoard implements TaskBoard, PathLocking {
   readonly location: string;
   private readonly target: PgTarget;
   private readonly db: Db;
@@ -67,7 +71,8 @@ export class PgBoard implements TaskBoard {
     const leaseMs = this.lease(options.lease);
     const tags = options.tags ? checkTags(options.tags) : [];
     const board = await this.board();
-    return this.db.with((c) => claimNext(c, { board, by, leaseMs, tags, ...(options.section === undefined ? {} : { section: checkSection(options.section) }) }));
+    const section = options.section === undefined ? {} : { section: checkSection(options.section) };
+    return this.racing(() => this.db.with((c) => claimNext(c, { board, by, leaseMs, tags, ...section }), true));
   }
 
   async claim(id: string, options: ClaimOptions): Promise<Task> {
@@ -75,7 +80,50 @@ export class PgBoard implements TaskBoard {
     const leaseMs = this.lease(options.lease);
     checkId(id);
     const board = await this.board();
-    return this.db.with((c) => claimById(c, { board, id, by, leaseMs }));
+    return this.racing(() => this.db.with((c) => claimById(c, { board, id, by, leaseMs }), true));
+  }
+
+  /** Lock paths for the task the caller holds (its live claim only); CONFLICT naming the holder when one is taken. */
+  async lockPaths(id: string, options: LockPathsOptions): Promise<Task> {
+    const { by, claimedAt } = checkHolder(options);
+    checkId(id);
+    const want = pathRequest(options, 'lockPaths');
+    const board = await this.board();
+    return this.db.with((c) => lockPaths(c, { board, id, by, ...(claimedAt === undefined ? {} : { claimedAt }) }, want), true);
+  }
+
+  /** Let go of the named locks of the caller's task, or of all of them; NOT_FOUND for a path it does not lock. */
+  async unlockPaths(id: string, options: UnlockPathsOptions): Promise<Task> {
+    const { by, claimedAt } = checkHolder(options);
+    checkId(id);
+    const paths = options.paths === undefined ? undefined : pathList(options.paths, 'paths');
+    const board = await this.board();
+    return this.db.with((c) => unlockPaths(c, { board, id, by, ...(claimedAt === undefined ? {} : { claimedAt }) }, paths), true);
+  }
+
+  /** Every path a live claim holds now, in board order. */
+  async paths(): Promise<HeldPath[]> {
+    const board = await this.board();
+    return this.db.with((c) => listPaths(c, board));
+  }
+
+  /** May `by` touch these paths? Its own holds in the way, or CONFLICT naming another holder. */
+  async checkPaths(options: CheckPathsOptions): Promise<HeldPath[]> {
+    const by = checkBy(options?.by);
+    const want = pathRequest(options, 'checkPaths');
+    const board = await this.board();
+    return this.db.with((c) => checkPaths(c, board, by, want));
+  }
+
+  /** A claim that lost a race for its paths rolled back: each retry sees the claim that won, so this ends. */
+  private async racing<T>(claim: () => Promise<T>): Promise<T> {
+    for (;;) {
+      try {
+        return await claim();
+      } catch (err) {
+        if (!(err instanceof PathRace)) throw err;
+      }
+    }
   }
 
   heartbeat(id: string, options: HolderOptions): Promise<Task> {

@@ -3,6 +3,7 @@ import { notClaimable } from '../board/conflict.js';
 import type { Task } from '../format/task.js';
 import type { Conn } from './db.js';
 import { logged } from './history-sql.js';
+import { HOLD_COLUMNS, heldBy, lockBoardPaths, PathRace, type HoldRow } from './held.js';
 import { taskColumns, toTask, type TaskRow } from './rows.js';
 
 // A claim is one statement: pick the first claimable row in board order and
@@ -19,6 +20,8 @@ const CLAIM_EVENT = `CASE WHEN was <> 'claimed' THEN 'claimed' WHEN was_by = by 
 /** `picked` names the one row to claim; `before` may define the CTEs it reads. */
 function claimStatement(picked: string, via: string, before = ''): string {
   return `WITH ${before}picked AS MATERIALIZED (${picked}),
+  -- A takeover of a lapsed claim drops the old holder's locks: a lapsed claim holds nothing.
+  dropped AS (DELETE FROM mdclaim.path_lock l USING picked WHERE l.task = picked.uid AND picked.was_lapsed),
   claimed AS (
     UPDATE mdclaim.task t SET ${SET_CLAIM} FROM picked WHERE t.uid = picked.uid
     RETURNING t.*, picked.was, picked.was_by
@@ -35,14 +38,14 @@ function claimStatement(picked: string, via: string, before = ''): string {
 // one not taken stays locked until this statement commits.)
 const FILTER = `v.board = $1 AND v.tags @> $4::text[] AND ($5::text IS NULL OR v.section = $5 OR v.worktree = $5)`;
 const NEXT = claimStatement(
-  `SELECT uid, was, was_by FROM (SELECT * FROM waiting UNION ALL SELECT * FROM lapsing) first ORDER BY position LIMIT 1`,
+  `SELECT uid, was, was_by, was_lapsed FROM (SELECT * FROM waiting UNION ALL SELECT * FROM lapsing) first ORDER BY position LIMIT 1`,
   'next',
   `waiting AS MATERIALIZED (
-     SELECT v.uid, v.position, v.status AS was, v.by AS was_by FROM mdclaim.task_view v
+     SELECT v.uid, v.position, v.status AS was, v.by AS was_by, v.lapsed AS was_lapsed FROM mdclaim.task_view v
      WHERE ${FILTER} AND v.status IN ('open', 'blocked') AND v.claimable
      ORDER BY v.position LIMIT 1 FOR UPDATE OF v SKIP LOCKED),
    lapsing AS MATERIALIZED (
-     SELECT v.uid, v.position, v.status AS was, v.by AS was_by FROM mdclaim.task_view v
+     SELECT v.uid, v.position, v.status AS was, v.by AS was_by, v.lapsed AS was_lapsed FROM mdclaim.task_view v
      WHERE ${FILTER} AND v.status = 'claimed' AND v.expires_at <= now() AND v.claimable
      ORDER BY v.position LIMIT 1 FOR UPDATE OF v SKIP LOCKED),
    `,
@@ -54,7 +57,7 @@ export const ID_MATCH = `(v.hash = $ID OR (v.key = $ID AND v.id = $ID))`;
 // Duplicates of one text share an id: take the first claimable (or the caller's own, a renewal).
 // Wait for a locked one rather than skip it: its holder may yet give it up.
 const CLAIM = claimStatement(
-  `SELECT v.uid, v.status AS was, v.by AS was_by FROM mdclaim.task_view v
+  `SELECT v.uid, v.status AS was, v.by AS was_by, v.lapsed AS was_lapsed FROM mdclaim.task_view v
    WHERE v.board = $1 AND ${ID_MATCH.replaceAll('$ID', '$4')}
      AND v.status IN ('open', 'blocked', 'claimed')
      AND (v.claimable OR (v.status = 'claimed' AND v.by = $2))
@@ -71,14 +74,21 @@ export interface PgNext {
   section?: string;
 }
 
+/** Call inside a transaction; PathRace means roll back and try again. */
 export async function claimNext(c: Conn, a: PgNext): Promise<Task | null> {
   const rows = await c.query<TaskRow>(NEXT, [a.board, a.by, a.leaseMs, a.tags, a.section ?? null]);
-  return rows[0] ? toTask(rows[0]) : null;
+  if (!rows[0]) return null;
+  await pathsStillFree(c, a.board, rows[0]);
+  return toTask(rows[0]);
 }
 
+/** Call inside a transaction; PathRace means roll back and try again. */
 export async function claimById(c: Conn, a: { board: number; id: string; by: string; leaseMs: number }): Promise<Task> {
   const rows = await c.query<TaskRow>(CLAIM, [a.board, a.by, a.leaseMs, a.id]);
-  if (rows[0]) return toTask(rows[0]);
+  if (rows[0]) {
+    await pathsStillFree(c, a.board, rows[0]);
+    return toTask(rows[0]);
+  }
   // Nothing claimed: say why, from the rows as they are now.
   const found = await c.query<TaskRow>(
     `SELECT ${taskColumns('v')} FROM mdclaim.task_view v WHERE v.board = $1 AND (v.hash = $2 OR v.key = $2) ORDER BY v.position`,
@@ -87,7 +97,26 @@ export async function claimById(c: Conn, a: { board: number; id: string; by: str
   if (!found[0]) throw new MdclaimError('NOT_FOUND', `no task with id ${a.id}`);
   // Every row answering to the id under another id: a key shared by several tasks (their ids are their hashes).
   if (found.length > 1 && found.every((r) => r.id !== a.id)) throw ambiguousKey(a.id, found.map(toTask));
+  const first = found.find((r) => r.status === 'open' || r.status === 'blocked' || r.status === 'claimed') ?? found[0];
+  const [blocker] = await c.query<HoldRow>(`SELECT ${HOLD_COLUMNS} FROM mdclaim.task_view v, mdclaim.blocking_holds(v.board, v.uid, v.writes, v.reads) h
+     JOIN mdclaim.task_view o ON o.uid = h.task WHERE v.uid = $1 AND v.waiting_ok AND v.path_blocked LIMIT 1`, [first.uid]);
+  if (blocker) throw heldBy(blocker);
   throw notClaimable(toTask(found[0]));
+}
+
+/**
+ * The claim statement saw only claims committed before it began: two
+ * claimers may each have taken a task whose paths overlap the other's. So a
+ * claim of a task that declares paths takes the board's path lock (as every
+ * lockPaths does) and looks again in a statement of its own, which sees every
+ * claim committed before the lock was granted; a conflict now means another
+ * claim won the race, and this one rolls back (docs/postgres.md).
+ */
+async function pathsStillFree(c: Conn, board: number, r: TaskRow): Promise<void> {
+  if (r.writes.length === 0 && r.reads.length === 0) return;
+  await lockBoardPaths(c, board);
+  const [raced] = await c.query(`SELECT 1 FROM mdclaim.blocking_holds($1, $2, $3, $4) LIMIT 1`, [board, r.uid, r.writes, r.reads]);
+  if (raced) throw new PathRace();
 }
 
 /** A tracker key on several lines names no one task: say which ids do (as the file board says it). */

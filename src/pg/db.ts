@@ -49,7 +49,7 @@ export class Db {
       } catch (err) {
         const code = (err as { code?: string }).code;
         if (code !== undefined && RETRY.has(code) && attempt < 5) continue;
-        if (err instanceof MdclaimError) throw err;
+        if (err instanceof MdclaimError || err instanceof RolledBack) throw err;
         broken = true;
         throw this.error(err, false);
       } finally {
@@ -133,3 +133,6 @@ async function loadPg(): Promise<typeof import('pg')> {
   pgModule ??= require('pg') as typeof import('pg');
   return pgModule;
 }
+
+/** Thrown by a transaction's work to roll it back and tell its caller why, untouched (the caller decides what it means). */
+export class RolledBack extends Error {}

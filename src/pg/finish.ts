@@ -4,7 +4,7 @@ import type { Task } from '../format/task.js';
 import type { Conn } from './db.js';
 import { ambiguousKey } from './claim.js';
 import { logged } from './history-sql.js';
-import { taskColumns, toTask, type TaskRow } from './rows.js';
+import { locksColumn, taskColumns, toTask, type TaskRow } from './rows.js';
 
 // The transitions only the holder may make. Each is one statement that
 // changes the row only while it holds the caller's claim: `by = $3`, and
@@ -26,8 +26,8 @@ const EVENT: Record<HolderVerb, string> = { heartbeat: `'renewed'`, done: `'done
 // A holder operation reaches the caller's own task among duplicates, and by a
 // tracker key even when several lines carry it, unless the caller holds
 // several of those lines with different texts (then the key names none).
-const MINE = (t: string) => `${t}.status = 'claimed' AND ${t}.by = $3 AND ($4::timestamptz IS NULL OR ${t}.claimed_at = $4::timestamptz)`;
-const HOLDS = `t.board = $1 AND (t.hash = $2 OR t.key = $2) AND ${MINE('t')}
+export const MINE = (t: string) => `${t}.status = 'claimed' AND ${t}.by = $3 AND ($4::timestamptz IS NULL OR ${t}.claimed_at = $4::timestamptz)`;
+export const HOLDS = `t.board = $1 AND (t.hash = $2 OR t.key = $2) AND ${MINE('t')}
   AND (t.hash = $2 OR NOT EXISTS (SELECT 1 FROM mdclaim.task o WHERE o.board = t.board AND o.key = $2 AND ${MINE('o')} AND o.text <> t.text))`;
 
 function statement(verb: HolderVerb): string {
@@ -37,6 +37,8 @@ function statement(verb: HolderVerb): string {
   changed AS (
     UPDATE mdclaim.task t SET ${SET[verb]} FROM target WHERE t.uid = target.uid RETURNING t.*
   ),
+  -- The claim's locks leave with it, in the same statement.
+  ${verb === 'heartbeat' ? '' : 'unlocked AS (DELETE FROM mdclaim.path_lock l USING target WHERE l.task = target.uid),'}
   ${logged({
     from: 'changed',
     event: EVENT[verb],
@@ -46,7 +48,7 @@ function statement(verb: HolderVerb): string {
     ...(verb === 'fail' ? { reason: 'reason' } : {}),
     via: verb,
   })}
-  SELECT ${taskColumns('changed', 'v')} FROM changed JOIN mdclaim.task_view v ON v.uid = changed.uid`;
+  SELECT ${taskColumns('changed', 'v')}${verb === 'heartbeat' ? `, ${locksColumn('changed')}` : ''} FROM changed JOIN mdclaim.task_view v ON v.uid = changed.uid`;
 }
 
 const STATEMENTS = Object.fromEntries((Object.keys(SET) as HolderVerb[]).map((v) => [v, statement(v)])) as Record<HolderVerb, string>;
@@ -72,7 +74,7 @@ export async function holderWrite(c: Conn, verb: HolderVerb, a: HolderArgs): Pro
 }
 
 /** Zero rows changed: NOT_FOUND, a key that names several of the caller's tasks, or CONFLICT naming whoever holds the task now. */
-async function whyNot(c: Conn, a: HolderArgs): Promise<MdclaimError> {
+export async function whyNot(c: Conn, a: HolderArgs): Promise<MdclaimError> {
   const rows = await c.query<TaskRow & { mine: boolean }>(
     `SELECT ${taskColumns('v')}, (${MINE('v')}) AS mine
      FROM mdclaim.task_view v WHERE v.board = $1 AND (v.hash = $2 OR v.key = $2)

@@ -20,6 +20,8 @@ const REAP = `WITH stale AS MATERIALIZED (
     UPDATE mdclaim.task t SET status = 'open', by = NULL, claimed_at = NULL, lease_ms = NULL, expires_at = NULL, marker = NULL
     FROM stale WHERE t.uid = stale.uid RETURNING t.uid
   ),
+  -- Their locks leave with them, in the same statement.
+  unlocked AS (DELETE FROM mdclaim.path_lock l USING stale WHERE l.task = stale.uid),
   ${logged({ from: 'stale', event: `'reaped'`, by: 'NULL', priorBy: 'by', claimedAt: 'claimed_at', leaseMs: 'lease_ms', via: 'reap' })}
   SELECT ${taskColumns('stale')} FROM stale JOIN reaped USING (uid) ORDER BY stale.position`;
 

@@ -1,4 +1,5 @@
 import { bytes } from '../format/bytes.js';
+import { lineEnding, lockIndentAfter, renderLock, type PathLock } from '../format/locks.js';
 import { renderMarker, type Status } from '../format/marker.js';
 
 /** What a row needs to be written out: its bytes and, once changed, its status fields. */
@@ -13,11 +14,15 @@ export interface DocRow {
   claimed_at: string | null;
   lease_ms: string | null;
   commit: string | null;
+  /** The locks taken under it, in the order taken. */
+  locks: PathLock[] | null;
 }
 
 /** The selected columns DocRow is read from (claimed_at already as the file writes it). */
 export const DOC_COLUMNS = `t.uid, t.position, t.lead, t.marker, t.body, t.status, t.by,
-  to_char(t.claimed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS claimed_at, t.lease_ms, t.commit`;
+  to_char(t.claimed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS claimed_at, t.lease_ms, t.commit,
+  (SELECT json_agg(json_build_object('mode', l.mode, 'path', l.path, 'since', to_char(l.since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')) ORDER BY l.seq)
+    FROM mdclaim.path_lock l WHERE l.task = t.uid) AS locks`;
 
 /** The marker as the file holds it: as imported until the first write, then rendered as the file board renders it. */
 export function markerBytes(r: DocRow): Buffer {
@@ -35,7 +40,28 @@ export function markerBytes(r: DocRow): Buffer {
 /** The whole document: every row's lead, marker and body in order, then the tail. */
 export function renderDocument(rows: readonly DocRow[], tail: Buffer): Buffer {
   const parts: Buffer[] = [];
-  for (const r of rows) parts.push(r.lead, markerBytes(r), r.body);
+  for (const r of rows) {
+    parts.push(r.lead, markerBytes(r), r.body);
+    if (r.locks) parts.push(lockLines(r));
+  }
   parts.push(tail);
   return Buffer.concat(parts);
+}
+
+/**
+ * A row's locks as the file board's lock lines under its task line, so that
+ * `export` shows who holds what as `cat` does on a file board. They live in
+ * mdclaim.path_lock, not in the row's bytes, and are written after the line.
+ */
+function lockLines(r: DocRow): Buffer {
+  const lead = r.lead.toString('latin1');
+  const prefix = lead.slice(Math.max(lead.lastIndexOf('\n'), lead.lastIndexOf('\r')) + 1);
+  const body = r.body.toString('latin1');
+  const cut = body.endsWith('\r\n') ? 2 : body.endsWith('\n') || body.endsWith('\r') ? 1 : 0;
+  const eol = cut > 0 ? body.slice(body.length - cut) : lineEnding(body, body.length);
+  const indent = lockIndentAfter(prefix);
+  // The line ended without a line break (the last of the document): give it one first.
+  let out = cut > 0 ? '' : eol;
+  r.locks!.forEach((l, i) => (out += bytes(renderLock(indent, l)) + (cut > 0 || i < r.locks!.length - 1 ? eol : '')));
+  return Buffer.from(out, 'latin1');
 }

@@ -19,6 +19,10 @@ export interface TaskRow {
   marker: Buffer | null;
   body: Buffer;
   text_end: number;
+  writes: string[];
+  reads: string[];
+  /** The locks taken under it, in the order taken; only where the statement reads them (LOCKS). */
+  locks?: { mode: 'write' | 'read'; path: string; since: string }[] | null;
 }
 
 const RFC3339_UTC = `'YYYY-MM-DD"T"HH24:MI:SS"Z"'`;
@@ -35,7 +39,13 @@ export function isoSecond(expr: string): string {
 export function taskColumns(t: string, v = t, line = `mdclaim.line_of(${t}.board, ${t}.position, ${t}.lead_breaks)`): string {
   return `${t}.uid, ${v}.id, ${t}.text, ${line} AS line, ${t}.status, ${t}.by,
     ${isoSecond(`${t}.claimed_at`)} AS claimed_at, ${isoSecond(`${t}.expires_at`)} AS expires_at,
-    ${t}.lease_ms, ${t}.commit, ${t}.reason, ${t}.section, ${t}.tags, ${t}.marker, ${t}.body, ${t}.text_end`;
+    ${t}.lease_ms, ${t}.commit, ${t}.reason, ${t}.section, ${t}.tags, ${t}.marker, ${t}.body, ${t}.text_end, ${t}.writes, ${t}.reads`;
+}
+
+/** A column of the locks task `t` has taken, as its statement's snapshot sees them. */
+export function locksColumn(t: string): string {
+  return `(SELECT json_agg(json_build_object('mode', l.mode, 'path', l.path, 'since', ${isoSecond('l.since')}) ORDER BY l.seq)
+    FROM mdclaim.path_lock l WHERE l.task = ${t}.uid) AS locks`;
 }
 
 /** The same Task the file board gives for the same line. */
@@ -54,6 +64,9 @@ export function toTask(r: TaskRow): Task {
   if (commit !== null) task.commit = commit;
   if (r.reason !== null) task.reason = r.reason;
   if (r.section !== null) task.section = r.section;
+  if (r.writes.length > 0) task.writes = r.writes;
+  if (r.reads.length > 0) task.reads = r.reads;
+  if (r.locks) task.locks = r.locks;
   return task;
 }
 

@@ -5,6 +5,11 @@ import { toTask } from '../format/task.js';
 import { walk } from '../board/walk.js';
 import type { Status } from '../format/marker.js';
 import { DEFAULT_LEASE_MS } from '../format/duration.js';
+import { bytes } from '../format/bytes.js';
+import { lineEnding, lockIndent, locksAfter, renderLock, type PathLock } from '../format/locks.js';
+import { formatClaimedAt } from '../format/marker.js';
+import { normalisePath } from '../format/paths.js';
+import type { TaskLine } from '../format/scan.js';
 
 /**
  * A document cut into task rows, so that joining the rows in order (lead,
@@ -35,6 +40,11 @@ export interface Row {
   leaseMs: number | null;
   commit: string | null;
   reason: string | null;
+  /** The paths its text declares, normalised (src/format/declared.ts). */
+  writes: string[];
+  reads: string[];
+  /** Lock lines under it, taken into mdclaim.path_lock (see ownLocks); export writes them back. */
+  locks: PathLock[];
   /** Line breaks in lead and in body: what line numbers are summed from. */
   leadBreaks: number;
   bodyBreaks: number;
@@ -53,6 +63,7 @@ export function splitDocument(src: ByteString): Split {
     const t = seen.t;
     const [ts, te] = seen.text;
     const lineEnd = afterLineEnding(src, t.end);
+    const own = ownLocks(src, t, lineEnd);
     const task = toTask(src, t, '');
     const lead = src.slice(from, t.markerStart);
     const body = src.slice(t.marker.end, lineEnd);
@@ -73,14 +84,42 @@ export function splitDocument(src: ByteString): Split {
       leaseMs: task.claimedAt === undefined ? null : (t.marker.leaseMs ?? DEFAULT_LEASE_MS),
       commit: task.commit ?? null,
       reason: task.reason ?? null,
+      writes: task.writes ?? [],
+      reads: task.reads ?? [],
+      locks: own.locks,
       leadBreaks: breaks(lead),
       bodyBreaks: breaks(body),
     });
-    from = lineEnd;
+    from = own.end;
   });
   return { rows, tail: Buffer.from(src.slice(from), 'latin1') };
 }
 
+
+/**
+ * The lock lines under a task, when they are exactly as mdclaim writes them
+ * (indent, bullet, normal path, a `since`, the task's line ending, each path
+ * once): those become rows of mdclaim.path_lock, and export writes the same
+ * bytes back. Any other form stays bytes of the document, as prose.
+ */
+function ownLocks(src: ByteString, t: TaskLine, lineEnd: number): { locks: PathLock[]; end: number } {
+  const none = { locks: [], end: lineEnd };
+  const lines = locksAfter(src, t.end);
+  if (lines.length === 0 || lineEnd === t.end) return none;
+  const indent = lockIndent(src, t);
+  const eol = lineEnding(src, t.end);
+  const locks: PathLock[] = [];
+  let out = '';
+  for (const l of lines) {
+    const n = normalisePath(l.path);
+    if (!('path' in n) || n.path !== l.path || l.since === undefined || locks.some((k) => k.path === l.path)) return none;
+    const at = Date.parse(l.since);
+    if (Number.isNaN(at) || formatClaimedAt(at) !== l.since) return none;
+    locks.push({ mode: l.mode, path: l.path, since: l.since });
+    out += bytes(renderLock(indent, locks.at(-1)!)) + eol;
+  }
+  return src.startsWith(out, lineEnd) ? { locks, end: lineEnd + out.length } : none;
+}
 
 function afterLineEnding(src: ByteString, end: number): number {
   if (src.charCodeAt(end) === 0x0d) return src.charCodeAt(end + 1) === 0x0a ? end + 2 : end + 1;

@@ -43,6 +43,8 @@ export function rowsJson(rows: readonly Row[], positions: readonly bigint[]): st
       lease_ms: at === null ? null : r.leaseMs,
       commit: sqlText(r.commit),
       reason: sqlText(r.reason),
+      writes: r.writes,
+      reads: r.reads,
       };
     }),
   );
@@ -50,13 +52,14 @@ export function rowsJson(rows: readonly Row[], positions: readonly bigint[]): st
 
 /** INSERT the rows of $2 (rowsJson) into board $1; `marker` kept as written. RETURNING the new rows. */
 export const INSERT_ROWS = `INSERT INTO mdclaim.task (board, position, lead, marker, body, text_end, lead_breaks, body_breaks,
-    text, key, hash, tags, section, worktree, status, by, claimed_at, lease_ms, expires_at, commit, reason)
+    text, key, hash, tags, section, worktree, status, by, claimed_at, lease_ms, expires_at, commit, reason, writes, reads)
   SELECT $1, r.position, decode(r.lead, 'hex'), decode(r.marker, 'hex'), decode(r.body, 'hex'), r.text_end, r.lead_breaks, r.body_breaks,
     r.text, r.key, r.hash, ARRAY(SELECT jsonb_array_elements_text(r.tags)), r.section, r.worktree, r.status, r.by,
     r.claimed_at::timestamptz, CASE WHEN r.claimed_at IS NOT NULL THEN r.lease_ms END,
-    r.claimed_at::timestamptz + r.lease_ms * interval '1 millisecond', r.commit, r.reason
+    r.claimed_at::timestamptz + r.lease_ms * interval '1 millisecond', r.commit, r.reason,
+    ARRAY(SELECT jsonb_array_elements_text(r.writes)), ARRAY(SELECT jsonb_array_elements_text(r.reads))
   FROM jsonb_to_recordset($2::jsonb) AS r(position bigint, lead text, marker text, body text, text_end int, lead_breaks int, body_breaks int,
-    text text, key text, hash text, tags jsonb, section text, worktree text, status text, by text, claimed_at text, lease_ms bigint, commit text, reason text)
+    text text, key text, hash text, tags jsonb, section text, worktree text, status text, by text, claimed_at text, lease_ms bigint, commit text, reason text, writes jsonb, reads jsonb)
   RETURNING *`;
 
 /**
@@ -83,6 +86,16 @@ export async function importDocument(c: Conn, name: string, doc: Buffer, replace
      SELECT count(*) FROM inserted`,
     [board, rowsJson(rows, positions)],
   );
+  const locks = rows.flatMap((r, i) => r.locks.map((l) => ({ position: positions[i]!.toString(), ...l })));
+  if (locks.length > 0) {
+    await c.query(
+      `INSERT INTO mdclaim.path_lock (task, mode, path, since)
+       SELECT t.uid, r.mode, r.path, r.since::timestamptz FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS j(lock, ord)
+       CROSS JOIN LATERAL jsonb_to_record(j.lock) AS r(position bigint, mode text, path text, since text)
+       JOIN mdclaim.task t ON t.board = $1 AND t.position = r.position ORDER BY j.ord`,
+      [board, JSON.stringify(locks)],
+    );
+  }
   await c.query('UPDATE mdclaim.board SET tail = $2 WHERE id = $1', [board, tail]);
   return { board, tasks: rows.length, replaced: existing };
 }

@@ -79,6 +79,24 @@ describe.each(kinds)('mdclaim on the $name board', (kind) => {
     expect((await bytes()).toString()).toBe('- [✅, r1] one\n- [✅, r1] two\n');
   });
 
+  it('locks, lists, checks and unlocks paths with the same lines and exit statuses', async () => {
+    const { location: f, bytes } = await kind.make('# Work\n\n- [ ] PLAT-1 Login {writes: src/auth/}\n- [ ] PLAT-2 Docs {reads: src/auth/api.md}\n');
+    expect(mdclaim(['claim', 'PLAT-1', '--file', f, '--by', 'dana']).status).toBe(0);
+    expect(mdclaim(['paths', 'lock', 'PLAT-1', '--file', f, '--by', 'dana', '--writes', 'docs/api.md'])).toMatchObject({ status: 0, stdout: 'PLAT-1 by dana locks docs/api.md (write)\n' });
+    expect((await bytes()).toString()).toMatch(/Login \{writes: src\/auth\/\}\n  - 🔒 write docs\/api\.md since \S+Z\n/);
+    const before = await bytes();
+    expect(mdclaim(['claim', 'PLAT-2', '--file', f, '--by', 'eve'])).toMatchObject({ status: 4, stderr: 'error[CONFLICT]: dana holds src/auth/ (write) on PLAT-1\n' });
+    expect(mdclaim(['paths', 'check', '--file', f, '--by', 'eve', '--reads', 'docs/'])).toMatchObject({ status: 4, stderr: 'error[CONFLICT]: dana holds docs/api.md (write) on PLAT-1\n' });
+    expect(mdclaim(['paths', 'lock', 'PLAT-1', '--file', f, '--by', 'dana', '--writes', '../out'])).toMatchObject({ status: 2 });
+    expect(mdclaim(['paths', 'unlock', 'PLAT-1', '--file', f, '--by', 'dana', 'lib/'])).toMatchObject({ status: 3, stderr: 'error[NOT_FOUND]: PLAT-1 has no lock on lib/\n' });
+    expect(await bytes()).toEqual(before);
+    expect(mdclaim(['paths', 'check', '--file', f, '--by', 'dana', '--writes', 'src/auth/x.ts'])).toMatchObject({ status: 0, stdout: 'yours: src/auth/ (write) on PLAT-1\n' });
+    const held = json(mdclaim(['paths', '--file', f, '--json']).stdout).paths;
+    expect(held.map((h: any) => [h.path, h.mode, h.task, h.by, h.kind])).toEqual([['src/auth/', 'write', 'PLAT-1', 'dana', 'declared'], ['docs/api.md', 'write', 'PLAT-1', 'dana', 'locked']]);
+    expect(mdclaim(['paths', 'unlock', 'PLAT-1', '--file', f, '--by', 'dana'])).toMatchObject({ status: 0 });
+    expect((await bytes()).toString()).not.toContain('🔒');
+  });
+
   it(kind.name === 'pg' ? "prints a task's history" : 'refuses history: a file keeps only the present', async () => {
     const { location: f } = await kind.make('- [ ] PLAT-1 one\n');
     mdclaim(['claim', 'PLAT-1', '--file', f, '--by', 'a']);

@@ -1,10 +1,10 @@
 import { changed, claimant, taskArg } from '../output.js';
 import { lockList, pathFlag } from './path-flags.js';
 import type { Command } from './types.js';
-import { fileBoard } from './kind.js';
+import { pathBoard } from './kind.js';
 
 export const pathsLock: Command = async (any, p, io) => {
-  const board = fileBoard(any, 'paths lock');
+  const board = pathBoard(any, 'paths lock');
   const writes = pathFlag(p, 'writes');
   const reads = pathFlag(p, 'reads');
   const t = await board.lockPaths(taskArg(p), { by: claimant(p, false), ...(writes ? { writes } : {}), ...(reads ? { reads } : {}) });

@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseTasks } from '../src/index.js';
-import { fixture, start } from './helpers/procs.js';
-import { boardFile, read } from './helpers/tmp.js';
+import { parseTasks } from '../../src/index.js';
+import { fixture, start } from '../helpers/procs.js';
+import { boardFile } from '../helpers/tmp.js';
+import { kinds, type Kind } from './kinds.js';
+
+// Racing processes with path locks, written once for every board.
 
 const PROCS = 6;
 const TASKS = 60;
@@ -59,12 +62,15 @@ function replayed(log: string): { bad: string[]; most: number } {
   return { bad, most };
 }
 
-async function race(paths: 'declared' | 'hidden') {
-  const file = boardFile(board(paths === 'hidden'));
-  const log = file.replace(/tasks\.md$/, 'holds.log');
-  const runs = Array.from({ length: PROCS }, (_, i) => start(fixture('path-racer.mjs'), [file, `w${i}`, log, '2', String(i + 1), paths], { PATH_POOL: JSON.stringify(POOL), PATH_RACERS: String(PROCS) }));
+async function race(kind: Kind, paths: 'declared' | 'hidden') {
+  const b = await kind.make(board(paths === 'hidden'));
+  // The log lives in a fresh directory of its own (beside the board, for a file board).
+  const log = boardFile('', 'holds.log');
+  const runs = Array.from({ length: PROCS }, (_, i) =>
+    start(fixture('path-racer.mjs'), [b.location, `w${i}`, log, '2', String(i + 1), paths], { PATH_POOL: JSON.stringify(POOL), PATH_RACERS: String(PROCS) }),
+  );
   const exits = await Promise.all(runs.map((r) => r.done));
-  return { file, exits, log: readFileSync(log, 'utf8') };
+  return { b, exits, log: readFileSync(log, 'utf8') };
 }
 
 describe('the replay checker', () => {
@@ -77,9 +83,9 @@ describe('the replay checker', () => {
   });
 });
 
-describe('racing processes with path locks', () => {
+describe.each(kinds)('racing processes with path locks on the $name board', (kind) => {
   it(`never hold conflicting paths at once: ${PROCS} processes, two claims in flight each, every step replayed`, async () => {
-    const { file, exits, log } = await race('declared');
+    const { b, exits, log } = await race(kind, 'declared');
     for (const e of exits) expect([e.code, e.stderr.replace(/.*MdclaimWarning.*\n?/g, '')]).toEqual([0, '']);
     const acquires = log.split('\n').filter((l) => l.startsWith('acquire '));
     expect(acquires.length).toBeGreaterThan(TASKS / 2);
@@ -90,13 +96,13 @@ describe('racing processes with path locks', () => {
     // Holders that did not conflict held their paths at the same time: spans overlapped, so a conflict would have shown.
     expect(most).toBeGreaterThan(1);
     // Every task done once, and no lock line left behind.
-    const final = parseTasks(read(file));
-    expect(final.map((t) => t.status)).toEqual(Array(TASKS).fill('done'));
-    expect(read(file)).not.toContain('🔒');
+    const text = (await b.bytes()).toString();
+    expect(parseTasks(text).map((t) => t.status)).toEqual(Array(TASKS).fill('done'));
+    expect(text).not.toContain('🔒');
   });
 
   it('show conflicts to the same checker when the same race runs with paths mdclaim does not read (control)', async () => {
-    const { exits, log } = await race('hidden');
+    const { exits, log } = await race(kind, 'hidden');
     for (const e of exits) expect(e.code).toBe(0);
     // If this fails, the checker could not tell a board that keeps paths apart from one that does not.
     expect(replay(log).length).toBeGreaterThan(0);
