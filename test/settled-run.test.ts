@@ -72,6 +72,13 @@ describe('passing over settled runs', () => {
     expect(skipped).toBeGreaterThan(300);
   });
 
+  it('does not pass over a run that starts in a new section, where a failed task must still count as not done', () => {
+    // Found by the property above: the heading was read ahead, and the ❌ under it was passed over unseen.
+    const src = bytes('- [🟡, w1, 2026-11-30T10:30:00Z, 2h] task\n## Two\n- [❌, w3] task\n- [x] task\n- [🟡, w1, 2026-11-30T10:30:00Z] task');
+    expect(reference(src)).toEqual({ line: 5, above: false });
+    expect(passing(src).found).toEqual({ line: 5, above: false });
+  });
+
   it('keeps a blocked task below a run blocked when the run holds a claim, even after done tasks', () => {
     const live = formatClaimedAt(NOW);
     const src = bytes(`## S\n- [x] a\n- [🟡, w1, ${live}] b\n- [x] c\n- [⏰] d\n- [ ] e\n`);

@@ -122,6 +122,9 @@ export class TaskScanner extends FastBlockReader {
    */
   skipRun(run: RegExp): number {
     if (this.done || this.head !== this.ready || this.quoteDepth > 0 || this.leaf >= FENCE) return 0;
+    // A heading read ahead of the task handed out starts a new section, where the walk must see
+    // every task again to know whether all above are done: no run starts there.
+    if (this.current !== this.section) return 0;
     let from: number;
     let line: number;
     if (this.count === this.ready) {
