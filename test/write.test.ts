@@ -76,7 +76,10 @@ describe('a write cut short changes nothing', () => {
       const r = mdclaim(['next', '--file', file, '--by', 'w']);
       expect(r.stderr).toMatch(/^error\[IO\]: .*no space left on the device; the board is unchanged\n$/);
       expect(r.status).toBe(1);
-      await expect(openBoard(file).next({ by: 'w' })).rejects.toMatchObject({ code: 'IO' });
+      const board = openBoard(file);
+      await expect(board.next({ by: 'w' })).rejects.toMatchObject({ code: 'IO' });
+      // The lock's descriptor of the directory goes with close(), so the file system can be unmounted.
+      await board.close();
       expect(bytesOf(file).equals(before)).toBe(true);
       expect(readdirSync(mnt).sort()).toEqual(['filler', 'tasks.md']);
     });

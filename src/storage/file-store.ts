@@ -7,6 +7,7 @@ import { applyEditsToBuffer, type Edit } from '../format/edit.js';
 import { refuseNetworkFs } from './fs-type.js';
 import { assertUnchanged } from './guard.js';
 import { ioError } from './io-error.js';
+import { retireDirLock } from './dir-lock.js';
 import { acquire, chooseLock, type Lock, type LockKind, type LockTarget } from './lock.js';
 import { inPlaceRange, writeInPlace, writeReplace } from './write.js';
 
@@ -56,6 +57,12 @@ const OPEN_FLAGS = constants.O_NOFOLLOW | constants.O_NONBLOCK;
 export class FileStore {
   private chosen: Lock | undefined;
   private fsChecked = false;
+  /** The directory this store last found writable: checked again only when the board's directory changes. */
+  private writableDir: string | null = null;
+  /** When this store last looked for temp files that killed writers left (0: not yet). */
+  private cleanedAt = 0;
+  /** Directories this store has locked, for close(). */
+  private readonly lockedDirs = new Set<string>();
 
   constructor(readonly file: string, private readonly opts: StoreOptions) {}
 
@@ -80,6 +87,12 @@ export class FileStore {
     return () => {
       if (!done) (done = true), unlock();
     };
+  }
+
+  /** Let go of what the lock keeps open between operations (see DirLock.retire). */
+  close(): void {
+    for (const dir of this.lockedDirs) retireDirLock(dir);
+    this.lockedDirs.clear();
   }
 
   /** Read under a shared lock: an in-place write is never seen half done. */
@@ -110,7 +123,11 @@ export class FileStore {
   }
 
   private write(o: Opened, target: LockTarget, buf: Buffer, edits: Edit[]): void {
-    refuseUnwritable(target, o.st);
+    refuseLinked(target, o.st);
+    if (this.writableDir !== target.dir) {
+      refuseUnwritableDir(target);
+      this.writableDir = target.dir;
+    }
     const next = applyEditsToBuffer(buf, edits);
     const inPlace = this.opts.write === 'auto' ? inPlaceRange(buf.length, edits) : null;
     // Without a lock (the race harness's control run) another writer's temp file may be live: leave them all.
@@ -122,9 +139,14 @@ export class FileStore {
       writeInPlace(o.fd, target.file, inPlace.at, next.subarray(inPlace.at, inPlace.end), buf, this.opts.durable);
     } else {
       const cleanUp = this.lock.cleanUp;
+      // What killed writers left is looked for at this store's first replace and then at most every CLEAN_EVERY_MS:
+      // a leftover temp file harms nothing meanwhile, and listing the directory at every claim costs five syscalls.
+      const now = Date.now();
+      const clean = locked && (this.cleanedAt === 0 || now - this.cleanedAt >= CLEAN_EVERY_MS);
+      if (clean) this.cleanedAt = now;
       writeReplace(target.file, o.st, next, edits, {
         durable: this.opts.durable,
-        cleanUp: locked ? (names) => cleanUp?.(target.file, names) : null,
+        cleanUp: clean ? (names) => cleanUp?.(target.file, names) : null,
         guard: () => assertUnchanged(o.fd, target.file, o.st, buf, 0, buf.length + 1),
       });
       o.replaced = true;
@@ -138,14 +160,23 @@ export class FileStore {
       refuseNetworkFs(target.dir, this.opts.allowNetworkFs, this.file);
       this.fsChecked = true;
     }
-    const attempt = this.lock.attempt(target, exclusive);
-    try {
-      await acquire(attempt, this.file, Date.now() + timeoutMs, timeoutMs);
-    } catch (err) {
-      attempt.release();
-      throw err;
+    this.lockedDirs.add(target.dir);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const attempt = this.lock.attempt(target, exclusive);
+      try {
+        await acquire(attempt, this.file, deadline, timeoutMs);
+      } catch (err) {
+        attempt.release();
+        throw err;
+      }
+      // The directory was replaced while this process kept a descriptor of the old one: lock the one the path names now.
+      if (attempt.stillNames && !attempt.stillNames()) {
+        attempt.release();
+        continue;
+      }
+      return { target, unlock: () => attempt.release() };
     }
-    return { target, unlock: () => attempt.release() };
   }
 
   /** Open the board the path names now; the lock is held, so it stays that file until we let go. */
@@ -197,13 +228,16 @@ function resolve(file: string): LockTarget {
   return { file: real, dir: dirname(real) };
 }
 
+/** How often a long-lived store looks for temp files that killed writers left beside the board. */
+const CLEAN_EVERY_MS = 30_000;
+
 /**
  * Before the first byte is written: every later write must be possible too.
  * A hard-linked board would split in two at its first replace, and a board
  * whose directory this user cannot write takes claims in place that it then
  * could never finish (a finish rewrites the file through a temp file beside it).
  */
-function refuseUnwritable(target: LockTarget, st: Stats): void {
+function refuseLinked(target: LockTarget, st: Stats): void {
   if (st.nlink > 1) {
     throw new MdclaimError(
       'IO',
@@ -211,6 +245,10 @@ function refuseUnwritable(target: LockTarget, st: Stats): void {
       { file: target.file },
     );
   }
+}
+
+/** Checked once per store and directory: a directory made read-only later fails the replace itself, with IO and the board unchanged. */
+function refuseUnwritableDir(target: LockTarget): void {
   try {
     accessSync(target.dir, constants.W_OK);
   } catch {

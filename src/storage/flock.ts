@@ -1,7 +1,6 @@
-import { closeSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { MdclaimError } from '../errors.js';
-import { queueFlock } from './flock-queue.js';
+import { dirLock } from './dir-lock.js';
 import type { LockAttempt } from './lock.js';
 
 interface FsExt {
@@ -32,47 +31,34 @@ export function loadFsExt(): FsExt {
 }
 
 /**
- * flock(2) on a descriptor of the board's directory, opened for this one
- * operation. The directory, not the file: a rename over tasks.md (mdclaim's
- * own replace, `sed -i`, an editor's save) cannot orphan a lock on it.
- * flock locks belong to the open file description, so two operations of one
- * process, each on its own descriptor, exclude each other as two processes do.
- * Never blocking in this process: a blocking flock would pin one of libuv's
- * four pool threads per waiter and cannot be cancelled; a wait queues in the
- * kernel through flock(1) instead (see queueFlock).
+ * flock(2) on the board's directory, through this process's DirLock for it.
+ * The directory, not the file: a rename over tasks.md (mdclaim's own
+ * replace, `sed -i`, an editor's save) cannot orphan a lock on it. The
+ * DirLock keeps one descriptor per directory and queues this process's own
+ * operations, so they exclude each other as two processes do; it never
+ * blocks the thread (see DirLock and QueueHelper).
  */
 export function flockDir(ext: FsExt, dir: string, exclusive: boolean): LockAttempt {
-  let fd: number;
-  try {
-    fd = openSync(dir, 'r');
-  } catch (err) {
-    throw new MdclaimError('IO', `cannot open ${dir} to lock the board: ${(err as Error).message}`, { cause: err });
-  }
+  const lock = dirLock(dir, ext.flockSync);
   let held = false;
   return {
     try() {
-      try {
-        ext.flockSync(fd, exclusive ? 'exnb' : 'shnb');
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'EAGAIN' || code === 'EWOULDBLOCK') return false;
-        throw new MdclaimError('IO', `cannot lock ${dir}: ${(err as Error).message}${code === 'EBADF' || code === 'ENOLCK' ? ' (on NFS, mount with local_lock=flock)' : ''}`, { cause: err });
-      }
-      held = true;
-      return true;
+      held = lock.tryTake(exclusive);
+      return held;
     },
     async queue(deadline) {
-      const result = await queueFlock(fd, exclusive, deadline, () => ext.flockSync(fd, 'un'));
-      if (result === 'held') held = true;
-      return result;
+      held = await lock.take(exclusive, deadline);
+      return held ? 'held' : 'timeout';
+    },
+    stillNames() {
+      if (lock.stillNames()) return true;
+      lock.retire();
+      return false;
     },
     release() {
-      try {
-        // Explicitly: a child forked meanwhile may still share the descriptor until it execs.
-        if (held) ext.flockSync(fd, 'un');
-      } finally {
-        closeSync(fd);
-      }
+      if (!held) return;
+      held = false;
+      lock.release();
     },
   };
 }

@@ -9,8 +9,10 @@ export type LockKind = 'flock' | 'mkdir' | 'none';
 /** One operation's hold on the lock: `try` takes it without waiting (true: held), `release` lets go and frees what it opened. */
 export interface LockAttempt {
   try(): boolean;
-  /** Wait in the kernel's queue until held or `deadline` (ms since the epoch), when the lock can; 'unavailable' means poll instead. */
+  /** Wait, in turn, until held or `deadline` (ms since the epoch), when the lock can; 'unavailable' means poll instead. */
   queue?(deadline: number): Promise<QueueResult>;
+  /** Once held: does the lock still stand for the board's directory (false: it was replaced; release and take it again)? */
+  stillNames?(): boolean;
   release(): void;
   /** Who holds it, when the lock can tell (for the timeout message). */
   holder?(): string;
@@ -46,9 +48,6 @@ export function chooseLock(kind: string | undefined): Lock {
 
 const MAX_BACKOFF_MS = 4;
 
-/** How long a contended waiter polls before it queues in the kernel: most waits end within a claim or two. */
-const POLL_FIRST_MS = 2;
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function timedOut(attempt: LockAttempt, path: string, timeoutMs: number): MdclaimError {
@@ -58,31 +57,21 @@ function timedOut(attempt: LockAttempt, path: string, timeoutMs: number): Mdclai
 
 /**
  * Take the lock before `deadline`, else fail with LOCK_TIMEOUT; one deadline
- * for the whole operation, however long the wait. Poll for a moment (the
- * holder is usually done within a claim), then, when the lock can, wait in
- * the kernel's queue, which wakes a waiter as the lock is let go: polling
- * alone leaves the lock idle between a release and the next try, and lets
- * an unlucky waiter lose round after round. Where it cannot (the mkdir lock,
- * no flock(1) on PATH), poll with capped exponential back-off (1, 2, 4 ms)
- * and full jitter until the deadline.
+ * for the whole operation, however long the wait. A lock that can wait in
+ * turn (flock: see DirLock) does; one that cannot (the mkdir lock) is polled
+ * with capped exponential back-off (1, 2, 4 ms) and full jitter.
  */
 export async function acquire(attempt: LockAttempt, path: string, deadline: number, timeoutMs: number): Promise<void> {
-  const queueFrom = Date.now() + POLL_FIRST_MS;
-  let queue = attempt.queue;
+  if (attempt.try()) return;
+  if (attempt.queue) {
+    const result = await attempt.queue(deadline);
+    if (result === 'held') return;
+    if (result === 'timeout') throw timedOut(attempt, path, timeoutMs);
+  }
   for (let round = 0; ; round++) {
-    if (attempt.try()) return;
     const now = Date.now();
     if (deadline - now <= 0) throw timedOut(attempt, path, timeoutMs);
-    if (queue && now >= queueFrom) {
-      const result = await queue.call(attempt, deadline);
-      if (result === 'held') return;
-      if (result === 'timeout') throw timedOut(attempt, path, timeoutMs);
-      queue = undefined;
-      continue;
-    }
-    // Short waits: a claim holds the lock for well under a millisecond, and a
-    // waiter that slept long behind faster pollers is what makes a p99 bad.
-    const cap = queue ? 1 : Math.min(2 ** round, MAX_BACKOFF_MS);
-    await sleep(Math.min(deadline - now, Math.random() * cap));
+    await sleep(Math.min(deadline - now, Math.random() * Math.min(2 ** round, MAX_BACKOFF_MS)));
+    if (attempt.try()) return;
   }
 }

@@ -3,7 +3,6 @@ import {
   unlinkSync, writeSync,
 } from 'node:fs';
 import type { Stats } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { MdclaimError } from '../errors.js';
 import type { Edit } from '../format/edit.js';
@@ -104,14 +103,33 @@ function verify(fd: number, path: string, expected: Buffer, at: number): void {
 
 const TEMP = /^[0-9a-f]{12}\.mdclaim\.tmp$/;
 
-/** `.tasks.md.<12 hex>.mdclaim.tmp`: the board's name is all that precedes a fixed-length tail, so no other board's temp file matches. */
-const tempName = (base: string) => `.${base}.${randomBytes(6).toString('hex')}.mdclaim.tmp`;
+/**
+ * `.tasks.md.<12 hex>.mdclaim.tmp`: the board's name is all that precedes a
+ * fixed-length tail, so no other board's temp file matches. The name is
+ * created with O_EXCL (never through a file or symlink put there first), so
+ * it needs to be unlikely, not secret: Math.random, not node:crypto, which
+ * costs a CLI start a module load and every name a getpid.
+ */
+const hex6 = () => Math.floor(Math.random() * 0x1000000).toString(16).padStart(6, '0');
+const tempName = (base: string) => `.${base}.${hex6()}${hex6()}.mdclaim.tmp`;
+
+/** Create a new temp file beside the board; a name taken already (by chance, or by someone) is replaced by another. */
+function createTemp(dir: string, base: string): { tmp: string; fd: number } {
+  for (let tries = 0; ; tries++) {
+    const tmp = join(dir, tempName(base));
+    try {
+      return { tmp, fd: openSync(tmp, 'wx+', 0o600) };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || tries >= 8) throw err;
+    }
+  }
+}
 const isTempOf = (base: string, name: string) =>
   name.length === base.length + 26 && name.startsWith(`.${base}.`) && TEMP.test(name.slice(base.length + 2));
 
 export interface ReplaceOptions {
   durable: boolean;
-  /** Called on the names in the board's directory to remove what killed writers left (under the lock); null: leave them. */
+  /** Called on the names in the board's directory to remove what killed writers left (under the lock); null: do not look this time. */
   cleanUp: ((names: readonly string[]) => void) | null;
   /** The last check before the rename (see assertUnchanged). */
   guard: () => void;
@@ -129,10 +147,10 @@ export function writeReplace(path: string, st: Stats, buf: Buffer, edits: readon
   const dir = dirname(path);
   const base = basename(path);
   if (opts.cleanUp) opts.cleanUp(removeOrphans(dir, base));
-  const tmp = join(dir, tempName(base));
+  let tmp: string;
   let fd: number;
   try {
-    fd = openSync(tmp, 'wx+', 0o600);
+    ({ tmp, fd } = createTemp(dir, base));
   } catch (err) {
     throw new MdclaimError('IO', `${path}: cannot create a temporary file in ${dir}: ${(err as Error).message}; the board is unchanged`, { file: path, cause: err });
   }

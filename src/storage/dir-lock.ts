@@ -1,0 +1,266 @@
+import { closeSync, fstatSync, openSync, statSync } from 'node:fs';
+import { MdclaimError } from '../errors.js';
+import { queueFlock, type QueueResult } from './flock-queue.js';
+import { QueueHelper } from './queue-helper.js';
+
+export interface FlockFn {
+  (fd: number, flags: 'sh' | 'ex' | 'shnb' | 'exnb' | 'un'): void;
+}
+
+/** How long a contended waiter polls before it asks flock(1) to queue for it, while no helper is ready. */
+const POLL_FIRST_MS = 2;
+
+/** A directory lock nobody used for this long lets its descriptor (and helper) go. */
+const IDLE_MS = 10_000;
+
+interface Request {
+  exclusive: boolean;
+  deadline: number;
+  resolve: (held: boolean) => void;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/**
+ * This process's flock(2) on one directory: one descriptor, kept open, and a
+ * first-come first-served queue of the operations that want it.
+ *
+ * Across processes, the kernel excludes: the lock belongs to this
+ * descriptor's open file description. Within the process, the queue does:
+ * any number of shared holders or one exclusive holder, granted in the order
+ * asked (a shared request never passes a waiting exclusive one). The kernel
+ * lock is taken when the first holder comes and let go when the last leaves,
+ * so other processes get their turn between this one's operations.
+ *
+ * A contended wait queues in the kernel, where waiters are woken as the lock
+ * is let go (polling leaves it idle between a release and the next try, and
+ * lets an unlucky waiter lose round after round), through a QueueHelper once
+ * one is ready, else flock(1), else by polling. Nothing here blocks the
+ * thread or pins a pool thread, and every wait ends at its deadline.
+ */
+export class DirLock {
+  readonly dev: number;
+  readonly ino: number;
+  private fd: number;
+  private holders = 0;
+  private exclusiveHeld = false;
+  private queue: Request[] = [];
+  /** The request at the head of the queue is waiting in the kernel (or polling) for the lock. */
+  private waiting = false;
+  private helper: QueueHelper;
+  private lastUsed = Date.now();
+  private idleTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private retired = false;
+
+  constructor(readonly dir: string, private readonly flock: FlockFn, private readonly onClose: (l: DirLock) => void) {
+    try {
+      this.fd = openSync(dir, 'r');
+    } catch (err) {
+      throw new MdclaimError('IO', `cannot open ${dir} to lock the board: ${(err as Error).message}`, { cause: err });
+    }
+    const st = fstatSync(this.fd);
+    this.dev = st.dev;
+    this.ino = st.ino;
+    this.helper = new QueueHelper(this.fd, () => this.unlockKernel());
+  }
+
+  /** Does `dir` still name the directory this descriptor is open on? */
+  stillNames(): boolean {
+    try {
+      const st = statSync(this.dir);
+      return st.ino === this.ino && st.dev === this.dev;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Take it now if that needs no wait (true: held). */
+  tryTake(exclusive: boolean): boolean {
+    if (this.closed || this.queue.length > 0) return false;
+    if (this.holders > 0) {
+      if (exclusive || this.exclusiveHeld) return false;
+      this.holders++;
+      return true;
+    }
+    if (!this.tryKernel(exclusive)) return false;
+    this.grant(exclusive);
+    return true;
+  }
+
+  /** Wait for it, in turn, until `deadline` (ms since the epoch): true once held, false at the deadline. */
+  take(exclusive: boolean, deadline: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const req: Request = { exclusive, deadline, resolve, timer: undefined };
+      this.queue.push(req);
+      this.armTimeout(req);
+      this.pump();
+    });
+  }
+
+  release(): void {
+    if (--this.holders > 0) return;
+    this.holders = 0;
+    this.exclusiveHeld = false;
+    this.unlockKernel();
+    this.lastUsed = Date.now();
+    if (this.queue.length > 0) this.pump();
+    else if (this.retired) this.close();
+    else this.armIdle();
+  }
+
+  private grant(exclusive: boolean): void {
+    this.holders++;
+    this.exclusiveHeld = exclusive;
+    this.lastUsed = Date.now();
+  }
+
+  /** A request not at the head (or at the head but polling) gives up at its own deadline. */
+  private armTimeout(req: Request): void {
+    const rest = req.deadline - Date.now();
+    req.timer = setTimeout(() => {
+      if (this.waiting && this.queue[0] === req) return; // its kernel wait ends at the same deadline and says so
+      const at = this.queue.indexOf(req);
+      if (at < 0) return;
+      this.queue.splice(at, 1);
+      req.resolve(false);
+      this.pump();
+    }, Math.max(0, Math.min(rest, 2 ** 31 - 1)));
+  }
+
+  private settle(req: Request, held: boolean): void {
+    clearTimeout(req.timer);
+    const at = this.queue.indexOf(req);
+    if (at >= 0) this.queue.splice(at, 1);
+    req.resolve(held);
+  }
+
+  /** Grant what can be granted from the head of the queue; start a kernel wait for the head when the lock is elsewhere. */
+  private pump(): void {
+    while (!this.waiting && this.queue.length > 0) {
+      const head = this.queue[0]!;
+      if (head.deadline - Date.now() <= 0) {
+        this.settle(head, false);
+        continue;
+      }
+      if (this.holders > 0) {
+        if (head.exclusive || this.exclusiveHeld) return;
+        this.holders++;
+        this.settle(head, true);
+        continue;
+      }
+      if (this.tryKernel(head.exclusive)) {
+        this.grant(head.exclusive);
+        this.settle(head, true);
+        continue;
+      }
+      this.waiting = true;
+      void this.waitKernel(head).then((held) => {
+        this.waiting = false;
+        if (held) this.grant(head.exclusive);
+        this.settle(head, held);
+        this.pump();
+      });
+      return;
+    }
+  }
+
+  /** Wait for the kernel lock for `head` until its deadline: through the helper, else poll a moment and then flock(1), else poll. */
+  private async waitKernel(head: Request): Promise<boolean> {
+    const pollUntil = Date.now() + POLL_FIRST_MS;
+    let queueable = true;
+    for (let round = 0; ; round++) {
+      if (this.tryKernel(head.exclusive)) return true;
+      const now = Date.now();
+      if (head.deadline - now <= 0) return false;
+      let result: QueueResult | null = null;
+      if (this.helper.isReady) result = await this.helper.wait(head.exclusive, head.deadline);
+      else {
+        // Contended once: start a helper, and poll while it starts (a few ms) rather than start flock(1) for this one wait.
+        this.helper.start();
+        if (queueable && now >= pollUntil && !this.helper.isStarting) {
+          result = await queueFlock(this.fd, head.exclusive, head.deadline, () => this.unlockKernel());
+        }
+      }
+      if (result === 'held') return true;
+      if (result === 'timeout') return false;
+      if (result === 'unavailable') queueable = false;
+      // Polling: a claim holds the lock for well under a millisecond; short sleeps with full jitter.
+      const cap = queueable ? 1 : Math.min(2 ** round, 4);
+      await sleep(Math.min(head.deadline - Date.now(), Math.random() * cap));
+    }
+  }
+
+  private tryKernel(exclusive: boolean): boolean {
+    try {
+      this.flock(this.fd, exclusive ? 'exnb' : 'shnb');
+      return true;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN' || code === 'EWOULDBLOCK') return false;
+      throw new MdclaimError('IO', `cannot lock ${this.dir}: ${(err as Error).message}${code === 'EBADF' || code === 'ENOLCK' ? ' (on NFS, mount with local_lock=flock)' : ''}`, { cause: err });
+    }
+  }
+
+  private unlockKernel(): void {
+    if (!this.closed) this.flock(this.fd, 'un');
+  }
+
+  /** Let the descriptor go once the lock has been idle a while; a later operation opens a new one. */
+  private armIdle(): void {
+    if (this.idleTimer) return;
+    const check = () => {
+      this.idleTimer = undefined;
+      if (this.holders > 0 || this.queue.length > 0 || this.waiting) return;
+      const idle = Date.now() - this.lastUsed;
+      if (idle < IDLE_MS) {
+        this.idleTimer = setTimeout(check, IDLE_MS - idle).unref();
+        return;
+      }
+      this.close();
+    };
+    this.idleTimer = setTimeout(check, IDLE_MS).unref();
+  }
+
+  /** Only when idle: nothing is held or waited for. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.idleTimer);
+    this.helper.stop();
+    this.onClose(this);
+    closeSync(this.fd);
+  }
+
+  /** Closed, or replaced: no new operation starts here; close once the last holder and waiter are gone. */
+  retire(): void {
+    this.retired = true;
+    this.onClose(this);
+    if (this.holders === 0 && this.queue.length === 0 && !this.waiting) this.close();
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** This process's directory locks, by the path the board's directory was reached by. */
+const locks = new Map<string, DirLock>();
+
+/** The lock on `dir` for this process, opened at first use. */
+export function dirLock(dir: string, flock: FlockFn): DirLock {
+  let l = locks.get(dir);
+  if (!l || l.isClosed) {
+    l = new DirLock(dir, flock, (gone) => {
+      if (locks.get(dir) === gone) locks.delete(dir);
+    });
+    locks.set(dir, l);
+  }
+  return l;
+}
+
+/** No new operation of this process starts on `dir`'s current lock; it closes once idle (the next operation opens a new one). */
+export function retireDirLock(dir: string): void {
+  locks.get(dir)?.retire();
+}

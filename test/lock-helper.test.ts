@@ -1,0 +1,219 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MdclaimError, openBoard } from '../src/index.js';
+import { fixture } from './helpers/procs.js';
+import { boardFile, bytesOf, read } from './helpers/tmp.js';
+
+const BOARD = '- [ ] one\n- [ ] two\n- [ ] three\n- [ ] four\n- [ ] five\n- [ ] six\n';
+
+/** An outside flock(1) on `dir`, held until `release()` (its stdin closes). */
+async function outsideHolder(dir: string) {
+  const child = spawn('flock', ['-x', dir, 'sh', '-c', 'echo locked; cat >/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const gone = new Promise((r) => child.on('close', r));
+  await new Promise((r) => child.stdout.once('data', r));
+  return { release: () => child.stdin.end(), gone, pid: child.pid! };
+}
+
+/** Blocked flock requests queued on `dir` in the kernel. */
+function queuedOn(dir: string): number {
+  const { ino } = statSync(dir);
+  return readFileSync('/proc/locks', 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('->') && l.includes(' FLOCK ') && new RegExp(`:${ino} `).test(l)).length;
+}
+
+async function until(cond: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+const heldElsewhere = (dir: string) => spawnSync('flock', ['-n', '-x', dir, 'true']).status !== 0;
+
+/** Children of `pid` by command name (perl: queue helpers; flock: one-wait flock(1) children). */
+function children(pid: number, name: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const m = /^\d+ \((.*)\) \S+ (\d+)/.exec(readFileSync(`/proc/${entry}/stat`, 'utf8'));
+      if (m && m[1] === name && Number(m[2]) === pid) out.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** Descriptors of this process open on `dir`. */
+function fdsOn(dir: string): number {
+  let n = 0;
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      if (readlinkSync(`/proc/self/fd/${fd}`) === dir) n++;
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return n;
+}
+
+const has = (cmd: string, arg: string) => spawnSync(cmd, [arg]).status === 0;
+const hasFlock1 = has('flock', '--version');
+const hasPerl = has('perl', '-v');
+
+describe.skipIf(!hasFlock1 || !hasPerl)('a long-lived process waits through one queue helper', () => {
+  it('queues every contended wait in the kernel through one helper, without a flock(1) per wait, and claims once each holder lets go', async () => {
+    const file = boardFile(BOARD);
+    const dir = dirname(file);
+    const board = openBoard(file, { lockTimeout: '30s' });
+    const claimed: string[] = [];
+    for (let round = 0; round < 5; round++) {
+      const h = await outsideHolder(dir);
+      const claim = board.next({ by: 'w' });
+      await until(() => queuedOn(dir) === 1, `wait ${round} to queue`);
+      // Every wait is the helper's: one perl child, and never a flock(1) child.
+      expect(children(process.pid, 'perl')).toHaveLength(1);
+      expect(children(process.pid, 'flock').filter((pid) => pid !== h.pid)).toEqual([]);
+      expect(read(file).split('\n').filter((l) => l.startsWith('- [🟡')).length).toBe(round);
+      h.release();
+      claimed.push((await claim)!.text);
+      await h.gone;
+      expect(queuedOn(dir)).toBe(0);
+    }
+    expect(claimed).toEqual(['one', 'two', 'three', 'four', 'five']);
+    const helper = children(process.pid, 'perl');
+    expect(helper).toHaveLength(1);
+    // close() lets the directory go, and the helper with it.
+    await board.close();
+    expect(fdsOn(dir)).toBe(0);
+    await until(() => children(process.pid, 'perl').length === 0, 'the helper to end');
+  });
+
+  it('kills the helper at the deadline and drops what it may have taken: the holder keeps holding, then the lock is free', async () => {
+    const file = boardFile(BOARD);
+    const dir = dirname(file);
+    const h = await outsideHolder(dir);
+    const board = openBoard(file, { lockTimeout: '400ms' });
+    const started = Date.now();
+    const err = await board.next({ by: 'w' }).catch((e: unknown) => e);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    expect((err as MdclaimError).code).toBe('LOCK_TIMEOUT');
+    expect(children(process.pid, 'perl')).toEqual([]);
+    expect(queuedOn(dir)).toBe(0);
+    expect(heldElsewhere(dir)).toBe(true);
+    h.release();
+    await h.gone;
+    expect(heldElsewhere(dir)).toBe(false);
+    // The next wait starts a new helper and still works.
+    const h2 = await outsideHolder(dir);
+    const claim = openBoard(file, { lockTimeout: '30s' }).next({ by: 'w' });
+    await until(() => queuedOn(dir) === 1, 'the next wait to queue');
+    h2.release();
+    await expect(claim).resolves.toMatchObject({ text: 'one' });
+    await h2.gone;
+    expect(bytesOf(file).toString()).toMatch(/^- \[🟡, w, \S+\] one\n- \[ \] two\n/);
+    await board.close();
+  });
+
+  it('lets go when the waiting process is SIGKILLed: its helper takes the lock, finds nobody to answer, and exits', async () => {
+    const file = boardFile(BOARD);
+    const dir = dirname(file);
+    const h = await outsideHolder(dir);
+    const w = spawn(process.execPath, [fixture('queued-exit.mjs'), file], { stdio: ['pipe', 'pipe', 'inherit'] });
+    await until(() => queuedOn(dir) === 1 && children(w.pid!, 'perl').length === 1, 'the waiter’s helper to queue');
+    const [helper] = children(w.pid!, 'perl');
+    const gone = new Promise((r) => w.on('close', r));
+    w.kill('SIGKILL');
+    await gone;
+    h.release();
+    await h.gone;
+    await until(() => !existsSync(`/proc/${helper}`) || readFileSync(`/proc/${helper}/stat`, 'utf8').includes(') Z '), 'the orphaned helper to exit');
+    await until(() => !heldElsewhere(dir), 'the lock to come back');
+    expect(read(file)).toBe(BOARD);
+  });
+});
+
+describe.skipIf(!hasFlock1)('waiting without perl', () => {
+  it('queues each wait through a flock(1) child instead', async () => {
+    const file = boardFile(BOARD);
+    const dir = dirname(file);
+    const bin = mkdtempSync(join(tmpdir(), 'mdclaim-path-'));
+    const flock = spawnSync('sh', ['-c', 'command -v flock'], { encoding: 'utf8' }).stdout.trim();
+    symlinkSync(flock, join(bin, 'flock'));
+    const h = await outsideHolder(dir);
+    const w = spawn(process.execPath, [fixture('queued-exit.mjs'), file], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, PATH: bin } });
+    let out = '';
+    w.stdout.on('data', (d) => (out += d));
+    const done = new Promise((r) => w.on('close', r));
+    await until(() => queuedOn(dir) === 1 && children(w.pid!, 'flock').length === 1, 'a flock(1) child to queue');
+    expect(children(w.pid!, 'perl')).toEqual([]);
+    h.release();
+    await h.gone;
+    await until(() => out.includes('got'), 'the waiter to claim');
+    w.stdin.write('exit\n');
+    await done;
+    expect(read(file)).toMatch(/^- \[🟡, q, /);
+  });
+});
+
+describe.skipIf(!hasFlock1)('one process, one descriptor, its operations in turn', () => {
+  it('lets no shared operation pass an exclusive one waiting, and grants them in the order asked', async () => {
+    const file = boardFile(BOARD);
+    const board = openBoard(file, { lockTimeout: '30s' });
+    const order: string[] = [];
+    const release = await board.hold({ shared: true });
+    // Shared with a shared holder, and nothing waiting: at once.
+    await board.list().then(() => order.push('list 1'));
+    const claim = board.next({ by: 'w' }).then((t) => order.push(`claim ${t!.text}`));
+    const list2 = board.list().then(() => order.push('list 2'));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(order).toEqual(['list 1']);
+    release();
+    await Promise.all([claim, list2]);
+    expect(order).toEqual(['list 1', 'claim one', 'list 2']);
+    await board.close();
+  });
+
+  it('keeps one descriptor of the directory for all of its operations, and lets it go at close()', async () => {
+    const file = boardFile(BOARD);
+    const dir = dirname(file);
+    const a = openBoard(file);
+    const b = openBoard(file);
+    await Promise.all([a.next({ by: 'a' }), b.next({ by: 'b' }), a.list(), b.list(), a.next({ by: 'a' })]);
+    expect(fdsOn(dir)).toBe(1);
+    await a.close();
+    await b.close();
+    expect(fdsOn(dir)).toBe(0);
+    expect(read(file).split('\n').filter((l) => l.startsWith('- [🟡')).length).toBe(3);
+  });
+
+  it('locks the directory the path names now when the one it kept a descriptor of was replaced', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'mdclaim-swap-'));
+    const dir = join(root, 'board');
+    mkdirSync(dir);
+    const file = join(dir, 'tasks.md');
+    writeFileSync(file, BOARD);
+    const board = openBoard(file, { lockTimeout: '30s' });
+    await board.next({ by: 'w' });
+    // The directory is moved away and a new one takes its name; someone holds the new one's lock.
+    renameSync(dir, join(root, 'old'));
+    mkdirSync(dir);
+    writeFileSync(file, BOARD);
+    const h = await outsideHolder(dir);
+    let done = false;
+    const claim = board.next({ by: 'w' }).then((t) => ((done = true), t));
+    await new Promise((r) => setTimeout(r, 150));
+    expect(done).toBe(false);
+    expect(read(file)).toBe(BOARD);
+    h.release();
+    await expect(claim).resolves.toMatchObject({ text: 'one' });
+    await h.gone;
+    await board.close();
+  });
+});
