@@ -229,5 +229,14 @@ function leaseField(ms: number | undefined): string {
 
 /** The claim timestamp: RFC 3339 UTC to the second, as `2026-11-30T04:06:29Z`. */
 export function formatClaimedAt(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // Claims come many a second: the last second's text is kept (a claim's time is to the second).
+  const sec = Math.floor(ms / 1000);
+  if (sec === lastSecond) return lastText;
+  const iso = new Date(ms).toISOString();
+  lastSecond = sec;
+  lastText = iso.length === 24 ? `${iso.slice(0, 19)}Z` : iso.replace(/\.\d{3}Z$/, 'Z');
+  return lastText;
 }
+
+let lastSecond = NaN;
+let lastText = '';
