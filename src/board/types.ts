@@ -76,6 +76,6 @@ export interface TaskBoard {
    * or when `signal` aborts: a runner's wait between two `next` calls.
    */
   waitForWork(signal: AbortSignal | undefined, timeoutMs: number): Promise<void>;
-  /** Let go of connections; the board is unusable after. */
+  /** Let go of connections (PostgreSQL: the board is unusable after) or of the lock's directory descriptor (file: the next operation opens a new one). */
   close(): Promise<void>;
 }
