@@ -137,6 +137,28 @@ describe.skipIf(!hasFlock1 || !hasPerl)('a long-lived process waits through one 
     await until(() => !heldElsewhere(dir), 'the lock to come back');
     expect(read(file)).toBe(BOARD);
   });
+  it('keeps its helper through a Ctrl-C to the waiting process’s group: the helper has a group of its own', async () => {
+    const file = boardFile(BOARD);
+    const dir = dirname(file);
+    const h = await outsideHolder(dir);
+    const w = spawn(process.execPath, [fixture('queued-sigint.mjs'), file], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+    let out = '';
+    w.stdout!.on('data', (d) => (out += d));
+    const done = new Promise((r) => w.on('close', r));
+    await until(() => queuedOn(dir) === 1 && children(w.pid!, 'perl').length === 1, 'the waiter’s helper to queue');
+    const [helper] = children(w.pid!, 'perl');
+    process.kill(-w.pid!, 'SIGINT'); // what a terminal's Ctrl-C does to the foreground group
+    await until(() => out.includes('sigint'), 'the waiter to see SIGINT');
+    expect(children(w.pid!, 'perl')).toEqual([helper]);
+    expect(queuedOn(dir)).toBe(1);
+    h.release();
+    await h.gone;
+    await done;
+    expect(out).toBe('sigint\ngot\n');
+    expect(read(file)).toMatch(/^- \[🟡, q, /);
+    // The claim was the helper's wait, not a fallback's.
+    expect(children(w.pid!, 'flock')).toEqual([]);
+  });
 });
 
 describe.skipIf(!hasFlock1)('waiting without perl', () => {

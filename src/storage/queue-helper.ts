@@ -75,7 +75,8 @@ export class QueueHelper {
     if (this.child || !available || this.lost >= 3) return;
     let child: ChildProcess;
     try {
-      child = spawn('perl', ['-e', PROGRAM], { stdio: ['pipe', 'pipe', 'ignore', this.fd] });
+      // Its own process group: a Ctrl-C meant for this process's group does not end the helper under a wait (it ends with us, as above).
+      child = spawn('perl', ['-e', PROGRAM], { stdio: ['pipe', 'pipe', 'ignore', this.fd], detached: true });
     } catch {
       available = false;
       return;
