@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { parseTasks, PgBoard } from 'mdclaim';
 import { pgBoardUrl } from './pg.js';
 import { createTaskDb } from './claimers.js';
-import { boardText, CLAIMED, progress, quantile, rotate, spread, tempDir, type Spread } from './util.js';
+import { boardText, CLAIMED, progress, quantile, rotate, spread, tempDir, WARM_CLAIMS, type Spread } from './util.js';
 import type { WorkerJob, WorkerReport } from './worker.js';
 
 export type Kind = WorkerJob['kind'];
@@ -32,6 +32,9 @@ export interface ContendedFigures {
   p99Ms: number;
   /** The longest any one claim took, lock wait included: what the unluckiest waiter saw. */
   worstMs: number;
+  /** p99 and worst of the claims after each process's first WARM_CLAIMS: the tail once the processes' start-up is behind them. */
+  p99WarmMs: number;
+  worstWarmMs: number;
   busyRetries: number;
   checks: DrainCheck[];
 }
@@ -127,6 +130,8 @@ function check(kind: Kind, path: string, tasks: number, logs: Map<string, string
 interface RunResult {
   claimsPerSec: number;
   latMs: number[];
+  /** Each process's claims after its first WARM_CLAIMS. */
+  warmMs: number[];
   busy: number;
   check: DrainCheck;
 }
@@ -176,6 +181,7 @@ async function run(kind: Kind, cfg: ContendedConfig): Promise<RunResult> {
     return {
       claimsPerSec: total / (Number(end - start) / 1e9),
       latMs: done.flatMap((r) => r.latUs.map((u) => u / 1000)),
+      warmMs: done.flatMap((r) => r.latUs.slice(WARM_CLAIMS).map((u) => u / 1000)),
       busy: done.reduce((s, r) => s + r.busy, 0),
       check: board ? check('mdclaim', join(dir, 'export.md'), cfg.tasks, logs) : check(kind, path, cfg.tasks, logs),
     };
@@ -189,6 +195,7 @@ export async function contended(cfg: ContendedConfig): Promise<ContendedResult> 
   const KINDS: Kind[] = cfg.pg ? [...FILE_KINDS, 'postgres'] : FILE_KINDS;
   const rates = new Map<Kind, number[]>(KINDS.map((k) => [k, []]));
   const lats = new Map<Kind, number[]>(KINDS.map((k) => [k, []]));
+  const warm = new Map<Kind, number[]>(KINDS.map((k) => [k, []]));
   const busy = new Map<Kind, number>(KINDS.map((k) => [k, 0]));
   const checks = new Map<Kind, DrainCheck[]>(KINDS.map((k) => [k, []]));
   for (let r = 0; r < cfg.rounds; r++) {
@@ -197,6 +204,7 @@ export async function contended(cfg: ContendedConfig): Promise<ContendedResult> 
       const res = await run(kind, cfg);
       rates.get(kind)!.push(res.claimsPerSec);
       lats.get(kind)!.push(...res.latMs);
+      warm.get(kind)!.push(...res.warmMs);
       busy.set(kind, busy.get(kind)! + res.busy);
       checks.get(kind)!.push(res.check);
       if (!res.check.ok) progress(`contended: ${kind} DRAIN CHECK FAILED: ${res.check.problems.join('; ')}`);
@@ -210,6 +218,8 @@ export async function contended(cfg: ContendedConfig): Promise<ContendedResult> 
       p50Ms: quantile(lat, 0.5),
       p99Ms: quantile(lat, 0.99),
       worstMs: quantile(lat, 1),
+      p99WarmMs: quantile(warm.get(k)!, 0.99),
+      worstWarmMs: quantile(warm.get(k)!, 1),
       busyRetries: busy.get(k)!,
       checks: checks.get(k)!,
     };

@@ -51,6 +51,9 @@ export function stamp(ms: number): string {
 
 export const CLAIMED = '🟡';
 
+/** Claims per contended process counted as its start-up (loading, first compilation, starting its lock helper). */
+export const WARM_CLAIMS = 20;
+
 export interface BoardShape {
   /** The first this many tasks are already claimed, freshly, by `pre`. */
   claimedFirst?: number;
