@@ -17,6 +17,7 @@ interface Request {
   exclusive: boolean;
   deadline: number;
   resolve: (held: boolean) => void;
+  reject: (err: unknown) => void;
   timer: NodeJS.Timeout | undefined;
 }
 
@@ -89,8 +90,8 @@ export class DirLock {
 
   /** Wait for it, in turn, until `deadline` (ms since the epoch): true once held, false at the deadline. */
   take(exclusive: boolean, deadline: number): Promise<boolean> {
-    return new Promise((resolve) => {
-      const req: Request = { exclusive, deadline, resolve, timer: undefined };
+    return new Promise((resolve, reject) => {
+      const req: Request = { exclusive, deadline, resolve, reject, timer: undefined };
       this.queue.push(req);
       this.armTimeout(req);
       this.pump();
@@ -127,11 +128,12 @@ export class DirLock {
     }, Math.max(0, Math.min(rest, 2 ** 31 - 1)));
   }
 
-  private settle(req: Request, held: boolean): void {
+  private settle(req: Request, held: boolean | { error: unknown }): void {
     clearTimeout(req.timer);
     const at = this.queue.indexOf(req);
     if (at >= 0) this.queue.splice(at, 1);
-    req.resolve(held);
+    if (typeof held === 'boolean') req.resolve(held);
+    else req.reject(held.error);
   }
 
   /** Grant what can be granted from the head of the queue; start a kernel wait for the head when the lock is elsewhere. */
@@ -148,18 +150,33 @@ export class DirLock {
         this.settle(head, true);
         continue;
       }
-      if (this.tryKernel(head.exclusive)) {
+      let free: boolean;
+      try {
+        free = this.tryKernel(head.exclusive);
+      } catch (error) {
+        // The lock cannot be taken at all (IO): this request fails with that; the next tries for itself.
+        this.settle(head, { error });
+        continue;
+      }
+      if (free) {
         this.grant(head.exclusive);
         this.settle(head, true);
         continue;
       }
       this.waiting = true;
-      void this.waitKernel(head).then((held) => {
-        this.waiting = false;
-        if (held) this.grant(head.exclusive);
-        this.settle(head, held);
-        this.pump();
-      });
+      this.waitKernel(head).then(
+        (held) => {
+          this.waiting = false;
+          if (held) this.grant(head.exclusive);
+          this.settle(head, held);
+          this.pump();
+        },
+        (error: unknown) => {
+          this.waiting = false;
+          this.settle(head, { error });
+          this.pump();
+        },
+      );
       return;
     }
   }
