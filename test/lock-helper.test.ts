@@ -239,3 +239,34 @@ describe.skipIf(!hasFlock1)('one process, one descriptor, its operations in turn
     await board.close();
   });
 });
+
+describe('a flock that fails outright while operations wait', () => {
+  it('fails the operation it was taken for with IO and leaves the queue moving', async () => {
+    const { createRequire } = await import('node:module');
+    const { DirLock } = await import('../src/storage/dir-lock.js');
+    const real = (createRequire(import.meta.url)('fs-ext') as { flockSync: (fd: number, f: string) => void }).flockSync;
+    const dir = dirname(boardFile(BOARD));
+    let failNext = false;
+    // The real flock, except once: a failure that is not "held elsewhere" (as NFS without local locks gives).
+    const flock = (fd: number, f: 'sh' | 'ex' | 'shnb' | 'exnb' | 'un') => {
+      if (failNext && f !== 'un') {
+        failNext = false;
+        throw Object.assign(new Error('EIO: i/o error, flock'), { code: 'EIO' });
+      }
+      real(fd, f);
+    };
+    const lock = new DirLock(dir, flock, () => {});
+    expect(lock.tryTake(true)).toBe(true);
+    const deadline = Date.now() + 5_000;
+    const second = lock.take(true, deadline);
+    const third = lock.take(false, deadline);
+    failNext = true;
+    lock.release(); // the second's flock fails here, inside the release
+    await expect(second).rejects.toMatchObject({ message: expect.stringMatching(/^cannot lock .*EIO/) });
+    await expect(third).resolves.toBe(true);
+    expect(heldElsewhere(dir)).toBe(true);
+    lock.release();
+    expect(heldElsewhere(dir)).toBe(false);
+    lock.close();
+  });
+});
