@@ -4,6 +4,8 @@ import { formatClaimedAt, renderMarker } from '../format/marker.js';
 import { claimTimes, FAILED_SEP, type Task } from '../format/task.js';
 import { checkCommit } from './checks.js';
 import { ambiguousKey } from './claim.js';
+import { cutoff } from './claimable.js';
+import { refuseRetaken } from './held.js';
 import { notHolder } from './conflict.js';
 import { dropLocks, markerPlan, wantOf, type Plan } from './plan.js';
 import { lookup, sameText, taskOf, type Seen } from './walk.js';
@@ -41,6 +43,7 @@ export function held(src: ByteString, id: string, who: Holder): { seen: Seen; ta
 /** Renew the claim's timestamp; the claim keeps its own lease. */
 export function heartbeat(src: ByteString, id: string, who: Holder, now: number): Plan<Task> {
   const { seen, task } = held(src, id, who);
+  refuseRetaken(src, seen, cutoff(now), task.id);
   const marker = { status: 'claimed' as const, by: who.by, claimedAt: formatClaimedAt(now), ...(seen.t.marker.leaseMs === undefined ? {} : { leaseMs: seen.t.marker.leaseMs }) };
   return markerPlan(seen, bytes(renderMarker(marker)), { ...task, ...claimTimes(marker) });
 }

@@ -3,7 +3,7 @@ import { utf8, type ByteString } from '../format/bytes.js';
 import { parseDeclared } from '../format/declared.js';
 import { locksAfter, mayHoldLocks } from '../format/locks.js';
 import { normalisePath, type PathMode } from '../format/paths.js';
-import { holdsPaths, type Cutoff, type ModedPath } from './claimable.js';
+import { blockingHold, holdsPaths, type Cutoff, type ModedPath } from './claimable.js';
 import { taskOf, walk, type Seen } from './walk.js';
 
 /** A path a live claim holds, and how: declared on its task's line or locked under it. */
@@ -60,6 +60,31 @@ export function holdsOf(src: ByteString, s: Seen, now: Cutoff, into: Hold[]): vo
     const n = normalisePath(lock.path);
     if ('path' in n) into.push({ path: n.path, mode: lock.mode, kind: 'locked', seen: s, ...(lock.since === undefined ? {} : { since: lock.since }) });
   }
+}
+
+/** Every path a claim would hold while live, declared and locked (for a lapsed claim about to be renewed). */
+export function claimPaths(src: ByteString, s: Seen): Paths {
+  const d = declaredOf(src, s, false);
+  const out: Paths = { writes: [...d.writes], reads: [...d.reads] };
+  for (const lock of locksAfter(src, s.t.end)) {
+    const n = normalisePath(lock.path);
+    if ('path' in n) (lock.mode === 'write' ? out.writes : out.reads).push(n.path);
+  }
+  return out;
+}
+
+/**
+ * CONFLICT when renewing `s`, a lapsed claim, would take back paths another
+ * live claim holds now: a lapsed claim holds nothing, so someone may have
+ * claimed a task or locked a path in its way meanwhile. A live claim's paths
+ * are its own already, and a board without paths has nothing to check.
+ */
+export function refuseRetaken(src: ByteString, s: Seen, now: Cutoff, id: string): void {
+  if (!mayHoldPaths(src) || holdsPaths(s.t.marker, now)) return;
+  const blocker = blockingHold(claimPaths(src, s), boardHolds(src, now, s));
+  if (!blocker) return;
+  const other = heldBy(src, blocker);
+  throw new MdclaimError('CONFLICT', `${id}: the claim by ${s.t.marker.by ?? 'someone unnamed'} lapsed, and ${other.message} now, so it cannot be renewed`, other.holder === undefined ? {} : { holder: other.holder });
 }
 
 /** Every path held on the board now, in file order, but those of the line `except` (a task does not block itself). */

@@ -199,8 +199,10 @@ export class PgBoard implements TaskBoard, PathLocking {
     const { by, claimedAt } = checkHolder(options);
     checkId(id);
     const board = await this.board();
-    return this.db.with((c: Conn) =>
-      holderWrite(c, verb, { board, id, by, ...(claimedAt === undefined ? {} : { claimedAt }), ...(value === undefined ? {} : { value }), ...(suffix ? { suffix } : {}) }),
+    // A heartbeat may renew a lapsed claim, whose paths it checks under the board's path lock: one transaction.
+    return this.db.with(
+      (c: Conn) => holderWrite(c, verb, { board, id, by, ...(claimedAt === undefined ? {} : { claimedAt }), ...(value === undefined ? {} : { value }), ...(suffix ? { suffix } : {}) }),
+      verb === 'heartbeat',
     );
   }
 

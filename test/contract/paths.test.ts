@@ -118,6 +118,30 @@ describe.each(kinds)('path locks on the $name board', (kind) => {
     expect((await b.board.claim(await idOf(b.board, 'B'), { by: 'fay' })).by).toBe('fay');
   });
 
+  it('refuses to renew a lapsed claim whose paths another claim holds now, and renews one whose paths are free', async () => {
+    const b = await make('A {writes: src/a.ts}', 'B {writes: src/}', 'C {writes: lib/x.ts}', 'D {writes: docs/}');
+    const a = await b.board.claim(await idOf(b.board, 'A'), { by: 'dana', lease: '1s' });
+    await b.board.lockPaths(a.id, { by: 'dana', writes: ['docs/api.md'] });
+    const c = await b.board.claim(await idOf(b.board, 'C'), { by: 'dana', lease: '1s' });
+    await until(() => Date.now() >= Date.parse(a.expiresAt!) + 1000 && Date.now() >= Date.parse(c.expiresAt!) + 1000);
+    // Lapsed, A held nothing: eve claims B, whose src/ covers A's src/a.ts.
+    const taken = await b.board.claim(await idOf(b.board, 'B'), { by: 'eve' });
+    const before = await b.bytes();
+    const err = await errorOf(b.board.heartbeat(a.id, { by: 'dana', claimedAt: a.claimedAt }));
+    expect([err.code, err.message, err.holder]).toEqual(['CONFLICT', `${a.id}: the claim by dana lapsed, and eve holds src/ (write) on ${taken.id} now, so it cannot be renewed`, 'eve']);
+    expect((await b.bytes()).equals(before)).toBe(true);
+    expect((await b.board.paths()).map((h) => `${h.by} ${h.path}`)).toEqual(['eve src/']);
+    // A lock line counts too: fay takes D (docs/), in the way of A's lock on docs/api.md, once B is done.
+    await b.board.done(taken.id, { by: 'eve' });
+    const d = await b.board.claim(await idOf(b.board, 'D'), { by: 'fay' });
+    const err2 = await errorOf(b.board.heartbeat(a.id, { by: 'dana', claimedAt: a.claimedAt }));
+    expect([err2.code, err2.message]).toEqual(['CONFLICT', `${a.id}: the claim by dana lapsed, and fay holds docs/ (write) on ${d.id} now, so it cannot be renewed`]);
+    // C's paths are nobody else's: its lapsed claim is renewed, and holds them again.
+    const renewed = await b.board.heartbeat(c.id, { by: 'dana', claimedAt: c.claimedAt });
+    expect(renewed.by).toBe('dana');
+    expect((await b.board.paths()).map((h) => `${h.by} ${h.path}`).sort()).toEqual(['dana lib/x.ts', 'fay docs/']);
+  });
+
   it('reads lock lines from the document it is given and writes them back byte for byte', async () => {
     const doc = [
       '# Work',
