@@ -216,3 +216,30 @@ describe('board.applyEdit', () => {
     await expect(b.applyEdit(snapshot, 42 as unknown as string)).rejects.toMatchObject({ code: 'USAGE' });
   });
 });
+
+describe('lock lines in an edit', () => {
+  it('refuses an edit that would hand a claim\'s lock lines to the task above, and keeps them with a reworded task', async () => {
+    const file = boardFile('# Work\n\n- [ ] Z first\n- [ ] A second {writes: src/a.ts}\n- [ ] B third\n');
+    const b = openBoard(file);
+    const z = await b.claim((await b.list())[0]!.id, { by: 'eve' });
+    const a = await b.claim((await b.list())[1]!.id, { by: 'dana' });
+    const since = (await b.lockPaths(a.id, { by: 'dana', writes: ['docs/api.md'] })).locks![0]!.since;
+    const snapshot = await b.snapshot();
+    const text = snapshot.toString();
+    expect(text).toMatch(/\] A second \{writes: src\/a\.ts\}\n {2}- 🔒 write docs\/api\.md since /);
+    // The person deletes A's line but not its lock line: the lock would become Z's (eve's).
+    const lines = text.split('\n');
+    const withoutA = lines.filter((l) => !l.includes('A second')).join('\n');
+    const r = await b.applyEdit(snapshot, withoutA);
+    expect(r.merged).toBe(false);
+    expect(r.merged === false && r.conflicts.map((c) => c.message)).toEqual([
+      `the lock "🔒 write docs/api.md since ${since}" of ${a.id} (claimed by dana) would sit under ${z.id} (claimed by eve) once merged: move it with its task, or delete it`,
+    ]);
+    expect(bytesOf(file).equals(snapshot)).toBe(true);
+    // Rewording A keeps its claim, so its lock stays its own.
+    const reworded = await b.applyEdit(snapshot, text.replace('A second', 'A second, reworded'));
+    expect(reworded).toEqual({ merged: true, changed: true, kept: 0 });
+    const after = (await b.list()).find((t) => t.text.startsWith('A second, reworded'))!;
+    expect([after.by, after.locks?.map((l) => l.path)]).toEqual(['dana', ['docs/api.md']]);
+  });
+});

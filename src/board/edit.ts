@@ -31,6 +31,8 @@ export function applyEdit(src: ByteString, snapshot: ByteString, mine: ByteStrin
   const r = merge3(snapshot, mine, src);
   if (!r.ok) return { edits: [], result: { merged: false, conflicts: describe(r.conflicts, src, mine) } };
   if (r.merged === src) return { edits: [], result: { merged: true, changed: false, kept: r.theirs } };
+  const moved = movedLocks(src, r.merged);
+  if (moved.length > 0) return { edits: [], result: { merged: false, conflicts: moved } };
   // One edit of the bytes that differ, so a small change stays a small (perhaps in-place) write.
   let start = 0;
   while (start < src.length && start < r.merged.length && src.charCodeAt(start) === r.merged.charCodeAt(start)) start++;
@@ -38,6 +40,40 @@ export function applyEdit(src: ByteString, snapshot: ByteString, mine: ByteStrin
   while (tail < src.length - start && tail < r.merged.length - start && src.charCodeAt(src.length - 1 - tail) === r.merged.charCodeAt(r.merged.length - 1 - tail)) tail++;
   const edit = { start, end: src.length - tail, bytes: r.merged.slice(start, r.merged.length - tail) };
   return { edits: [edit], result: { merged: true, changed: true, kept: r.theirs } };
+}
+
+/**
+ * Lock lines that the merge would put under another claim than the one they
+ * are under on the board: a lock line belongs to the claim on the task line
+ * directly above it, so deleting or moving a task line (and not its lock
+ * lines) would hand its locks to a neighbour. A claim is told by who made it
+ * and when, so rewording its task keeps its locks; a lock line the person
+ * typed is theirs to type.
+ */
+function movedLocks(src: ByteString, merged: ByteString): EditConflict[] {
+  const keyOf = (l: { mode: string; path: string; since?: string }) => `${l.mode} ${l.path}${l.since === undefined ? '' : ` since ${l.since}`}`;
+  const claimOf = (t: Task) => (t.status === 'claimed' ? `${t.by ?? ''} ${t.claimedAt ?? ''}` : '');
+  const owners = new Map<string, Map<string, Task>>();
+  for (const t of listTasks(src)) {
+    for (const l of t.locks ?? []) {
+      const byClaim = owners.get(keyOf(l)) ?? new Map<string, Task>();
+      owners.set(keyOf(l), byClaim.set(claimOf(t), t));
+    }
+  }
+  const out: EditConflict[] = [];
+  for (const t of listTasks(merged)) {
+    for (const l of t.locks ?? []) {
+      const was = owners.get(keyOf(l));
+      if (!was || was.has(claimOf(t))) continue;
+      const from = [...was.values()][0]!;
+      out.push({
+        ...of(t),
+        line: t.line,
+        message: `the lock "🔒 ${keyOf(l)}" of ${from.id} (${state(from)}) would sit under ${t.id} (${state(t)}) once merged: move it with its task, or delete it`,
+      });
+    }
+  }
+  return out;
 }
 
 /** One entry per task the board changed in each conflicting place; a line number where no task is involved. */
