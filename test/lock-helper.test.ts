@@ -1,54 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MdclaimError, openBoard } from '../src/index.js';
 import { fixture } from './helpers/procs.js';
+import { children, hasFlock1, heldElsewhere, outsideHolder, queuedOn, until } from './helpers/locks.js';
 import { boardFile, bytesOf, read } from './helpers/tmp.js';
 
 const BOARD = '- [ ] one\n- [ ] two\n- [ ] three\n- [ ] four\n- [ ] five\n- [ ] six\n';
-
-/** An outside flock(1) on `dir`, held until `release()` (its stdin closes). */
-async function outsideHolder(dir: string) {
-  const child = spawn('flock', ['-x', dir, 'sh', '-c', 'echo locked; cat >/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const gone = new Promise((r) => child.on('close', r));
-  await new Promise((r) => child.stdout.once('data', r));
-  return { release: () => child.stdin.end(), gone, pid: child.pid! };
-}
-
-/** Blocked flock requests queued on `dir` in the kernel. */
-function queuedOn(dir: string): number {
-  const { ino } = statSync(dir);
-  return readFileSync('/proc/locks', 'utf8')
-    .split('\n')
-    .filter((l) => l.includes('->') && l.includes(' FLOCK ') && new RegExp(`:${ino} `).test(l)).length;
-}
-
-async function until(cond: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
-const heldElsewhere = (dir: string) => spawnSync('flock', ['-n', '-x', dir, 'true']).status !== 0;
-
-/** Children of `pid` by command name (perl: queue helpers; flock: one-wait flock(1) children). */
-function children(pid: number, name: string): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const m = /^\d+ \((.*)\) \S+ (\d+)/.exec(readFileSync(`/proc/${entry}/stat`, 'utf8'));
-      if (m && m[1] === name && Number(m[2]) === pid) out.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
 
 /** Descriptors of this process open on `dir`. */
 function fdsOn(dir: string): number {
@@ -63,9 +23,7 @@ function fdsOn(dir: string): number {
   return n;
 }
 
-const has = (cmd: string, arg: string) => spawnSync(cmd, [arg]).status === 0;
-const hasFlock1 = has('flock', '--version');
-const hasPerl = has('perl', '-v');
+const hasPerl = spawnSync('perl', ['-v']).status === 0;
 
 describe.skipIf(!hasFlock1 || !hasPerl)('a long-lived process waits through one queue helper', () => {
   it('queues every contended wait in the kernel through one helper, without a flock(1) per wait, and claims once each holder lets go', async () => {
@@ -187,7 +145,7 @@ describe.skipIf(!hasFlock1)('waiting without perl', () => {
 describe.skipIf(!hasFlock1)('one process, one descriptor, its operations in turn', () => {
   it('lets no shared operation pass an exclusive one waiting, and grants them in the order asked', async () => {
     const file = boardFile(BOARD);
-    const board = openBoard(file, { lockTimeout: '30s' });
+    const board = openBoard(file, { lock: 'flock', lockTimeout: '30s' });
     const order: string[] = [];
     const release = await board.hold({ shared: true });
     // Shared with a shared holder, and nothing waiting: at once.

@@ -1,58 +1,16 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MdclaimError, openBoard } from '../src/index.js';
 import { CLI } from './helpers/cli.js';
 import { fixture, start } from './helpers/procs.js';
+import { children, hasFlock1, heldElsewhere, outsideHolder, queuedOn, until } from './helpers/locks.js';
 import { boardFile, bytesOf, read } from './helpers/tmp.js';
 
 const BOARD = '- [ ] one\n- [ ] two\n';
 
-/** An outside flock(1) on `dir`, held until `release()` (its stdin closes). */
-async function outsideHolder(dir: string) {
-  const child = spawn('flock', ['-x', dir, 'sh', '-c', 'echo locked; cat >/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const gone = new Promise((r) => child.on('close', r));
-  await new Promise((r) => child.stdout.once('data', r));
-  return { release: () => child.stdin.end(), gone, pid: child.pid! };
-}
-
-/** Blocked flock requests ("->" lines of /proc/locks) queued on `dir` in the kernel. */
-function queuedOn(dir: string): number {
-  const { ino } = statSync(dir);
-  return readFileSync('/proc/locks', 'utf8')
-    .split('\n')
-    .filter((l) => l.includes('->') && l.includes(' FLOCK ') && new RegExp(`:${ino} `).test(l)).length;
-}
-
-async function until(cond: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
-/** Whether a non-blocking exclusive flock on `dir` from another process fails: someone holds it. */
-const heldElsewhere = (dir: string) => spawnSync('flock', ['-n', '-x', dir, 'true']).status !== 0;
-
 /** flock processes whose parent is `pid`, other than the outside holder `but`. */
-function flockChildren(pid: number, but: number): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const m = /^\d+ \((.*)\) \S+ (\d+)/.exec(stat);
-      if (m && m[1] === 'flock' && Number(m[2]) === pid && Number(name) !== but) out.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
-
-const hasFlock1 = spawnSync('flock', ['--version']).status === 0;
+const flockChildren = (pid: number, but: number) => children(pid, 'flock').filter((c) => c !== but);
 
 describe.skipIf(!hasFlock1)('a contended wait queues in the kernel', () => {
   it('waits in the kernel’s queue on the directory and takes the lock once the holder lets go', async () => {

@@ -4,21 +4,27 @@ import { spawn, type ChildProcess } from 'node:child_process';
 export type QueueResult = 'held' | 'timeout' | 'unavailable';
 
 /** Longest delay setTimeout takes as given; a longer one fires at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** False once flock(1) proved missing: every later wait polls without trying to spawn it again. */
 let available = true;
-const waiting = new Set<ChildProcess>();
+const alive = new Set<ChildProcess>();
 let exitHookSet = false;
 
-/** A child still queued when the process exits would take the lock after us for nothing: end it with us. */
-function killOnExit(child: ChildProcess): void {
-  waiting.add(child);
-  if (exitHookSet) return;
-  exitHookSet = true;
-  process.on('exit', () => {
-    for (const c of waiting) c.kill('SIGKILL');
-  });
+/**
+ * A child waiting for the lock for us (flock(1), a QueueHelper) still running
+ * when this process exits would take the lock after us for nothing: end it
+ * with us. Returns the function to call once it has gone by itself.
+ */
+export function endWithUs(child: ChildProcess): () => void {
+  alive.add(child);
+  if (!exitHookSet) {
+    exitHookSet = true;
+    process.on('exit', () => {
+      for (const c of alive) c.kill('SIGKILL');
+    });
+  }
+  return () => void alive.delete(child);
 }
 
 /**
@@ -62,13 +68,13 @@ export function queueFlock(fd: number, exclusive: boolean, deadline: number, unl
     // This timer, not the child, keeps the process alive while it waits: unref'd, the child holds nothing up.
     arm();
     child.unref();
-    killOnExit(child);
+    const forget = endWithUs(child);
     let settled = false;
     const done = (result: QueueResult) => {
       if (settled) return; // a failed spawn reports both 'error' and 'exit'
       settled = true;
       clearTimeout(timer);
-      waiting.delete(child);
+      forget();
       resolve(result);
     };
     child.once('error', (err) => {

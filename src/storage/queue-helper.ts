@@ -1,8 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { QueueResult } from './flock-queue.js';
-
-/** Longest delay setTimeout takes as given; a longer one fires at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+import { endWithUs, MAX_TIMER_MS, type QueueResult } from './flock-queue.js';
 
 /**
  * The helper's whole program. It inherits our directory descriptor as fd 3,
@@ -19,18 +16,6 @@ const PROGRAM =
 
 /** False once perl proved missing or unable to run the helper: nobody tries to start one again. */
 let available = true;
-const running = new Set<ChildProcess>();
-let exitHookSet = false;
-
-/** A helper still blocked when this process exits would take the lock after us for nothing: end it with us. */
-function endOnExit(child: ChildProcess): void {
-  running.add(child);
-  if (exitHookSet) return;
-  exitHookSet = true;
-  process.on('exit', () => {
-    for (const c of running) c.kill('SIGKILL');
-  });
-}
 
 /**
  * One long-lived process that waits in the kernel's flock queue for us, on
@@ -83,7 +68,7 @@ export class QueueHelper {
     }
     this.child = child;
     this.startedAt = Date.now();
-    endOnExit(child);
+    const forget = endWithUs(child);
     child.unref();
     const stdin = child.stdin as unknown as { unref?: () => void; on: (e: string, f: () => void) => void };
     const stdout = child.stdout as unknown as { unref?: () => void; on: (e: string, f: (d: Buffer) => void) => void };
@@ -104,7 +89,7 @@ export class QueueHelper {
       if (!this.ready && code === 1) available = false;
       if (!this.killing) this.lost++;
       this.killing = false;
-      running.delete(child);
+      forget();
       if (this.child === child) (this.child = null), (this.ready = false);
       const gone = this.onGone;
       this.onGone = null;
