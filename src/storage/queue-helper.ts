@@ -40,6 +40,7 @@ export class QueueHelper {
   /** Helpers that went without being asked to (killed from outside, or flock failed): after a few, this directory waits without one. */
   private lost = 0;
   private killing = false;
+  private startedAt = 0;
 
   constructor(private readonly fd: number, private readonly unlock: () => void) {}
 
@@ -52,8 +53,6 @@ export class QueueHelper {
   get isStarting(): boolean {
     return this.child !== null && !this.ready && Date.now() - this.startedAt < 1000;
   }
-
-  private startedAt = 0;
 
   /** Start one in the background, if none is running and perl can. */
   start(): void {
