@@ -142,6 +142,20 @@ describe.each(kinds)('path locks on the $name board', (kind) => {
     expect((await b.board.paths()).map((h) => `${h.by} ${h.path}`).sort()).toEqual(['dana lib/x.ts', 'fay docs/']);
   });
 
+  it('counts lock lines in the line numbers of the tasks below them, as the file has them', async () => {
+    const b = await make('A {writes: src/a.ts}', 'B', 'C');
+    const a = await b.board.claim(await idOf(b.board, 'A'), { by: 'dana' });
+    await b.board.lockPaths(a.id, { by: 'dana', writes: ['docs/api.md', 'lib/'] });
+    const lines = (await b.bytes()).toString().split('\n');
+    const lineOf = (text: string) => lines.findIndex((l) => l.endsWith(`] ${text}`)) + 1;
+    expect(lineOf('B')).toBe(6);
+    const listed = await b.board.list();
+    expect(listed.map((t) => [t.text.slice(0, 1), t.line])).toEqual([['A', 3], ['B', lineOf('B')], ['C', lineOf('C')]]);
+    // One task's own line, as a transition returns it.
+    const c = await b.board.claim(await idOf(b.board, 'C'), { by: 'eve' });
+    expect(c.line).toBe(lineOf('C'));
+  });
+
   it('reads lock lines from the document it is given and writes them back byte for byte', async () => {
     const doc = [
       '# Work',
