@@ -50,7 +50,11 @@ export function declaredOf(src: ByteString, s: Seen, strict: boolean): Paths {
 
 /** What one task line holds now: its declared paths and its locks while its claim is live, else nothing. */
 export function holdsOf(src: ByteString, s: Seen, now: Cutoff, into: Hold[]): void {
-  if (!holdsPaths(s.t.marker, now)) return;
+  if (holdsPaths(s.t.marker, now)) claimHolds(src, s, into);
+}
+
+/** What a claim on this line holds while live: its declared paths, then its lock lines. */
+function claimHolds(src: ByteString, s: Seen, into: Hold[]): void {
   const d = declaredOf(src, s, false);
   const since = s.t.marker.claimedAt;
   const declared = (mode: PathMode) => (path: string) => void into.push({ path, mode, kind: 'declared', seen: s, ...(since === undefined ? {} : { since }) });
@@ -62,17 +66,6 @@ export function holdsOf(src: ByteString, s: Seen, now: Cutoff, into: Hold[]): vo
   }
 }
 
-/** Every path a claim would hold while live, declared and locked (for a lapsed claim about to be renewed). */
-export function claimPaths(src: ByteString, s: Seen): Paths {
-  const d = declaredOf(src, s, false);
-  const out: Paths = { writes: [...d.writes], reads: [...d.reads] };
-  for (const lock of locksAfter(src, s.t.end)) {
-    const n = normalisePath(lock.path);
-    if ('path' in n) (lock.mode === 'write' ? out.writes : out.reads).push(n.path);
-  }
-  return out;
-}
-
 /**
  * CONFLICT when renewing `s`, a lapsed claim, would take back paths another
  * live claim holds now: a lapsed claim holds nothing, so someone may have
@@ -81,7 +74,10 @@ export function claimPaths(src: ByteString, s: Seen): Paths {
  */
 export function refuseRetaken(src: ByteString, s: Seen, now: Cutoff, id: string): void {
   if (!mayHoldPaths(src) || holdsPaths(s.t.marker, now)) return;
-  const blocker = blockingHold(claimPaths(src, s), boardHolds(src, now, s));
+  const mine: Hold[] = [];
+  claimHolds(src, s, mine);
+  const want = { writes: mine.filter((h) => h.mode === 'write').map((h) => h.path), reads: mine.filter((h) => h.mode === 'read').map((h) => h.path) };
+  const blocker = blockingHold(want, boardHolds(src, now, s));
   if (!blocker) return;
   const other = heldBy(src, blocker);
   throw new MdclaimError('CONFLICT', `${id}: the claim by ${s.t.marker.by ?? 'someone unnamed'} lapsed, and ${other.message} now, so it cannot be renewed`, other.holder === undefined ? {} : { holder: other.holder });

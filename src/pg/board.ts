@@ -15,7 +15,7 @@ import { holderWrite, type HolderVerb } from './finish.js';
 import { historyOf } from './history.js';
 import { ensureSchema, migrate, type Migrated } from './migrate.js';
 import { PathRace } from './held.js';
-import { checkPaths, listPaths, lockPaths, unlockPaths } from './paths.js';
+import { checkPaths, listPaths, lockPaths, refuseRetaken, unlockPaths } from './paths.js';
 import { reapStale } from './reap.js';
 import { locksColumn, taskColumns, toTask, type TaskRow } from './rows.js';
 import { exportDocument, importDocument } from './transfer.js';
@@ -201,11 +201,12 @@ export class PgBoard implements TaskBoard, PathLocking {
     const { by, claimedAt } = checkHolder(options);
     checkId(id);
     const board = await this.board();
+    const fence = claimedAt === undefined ? {} : { claimedAt };
     // A heartbeat may renew a lapsed claim, whose paths it checks under the board's path lock: one transaction.
-    return this.db.with(
-      (c: Conn) => holderWrite(c, verb, { board, id, by, ...(claimedAt === undefined ? {} : { claimedAt }), ...(value === undefined ? {} : { value }), ...(suffix ? { suffix } : {}) }),
-      verb === 'heartbeat',
-    );
+    return this.db.with(async (c: Conn) => {
+      if (verb === 'heartbeat') await refuseRetaken(c, { board, id, by, ...fence });
+      return holderWrite(c, verb, { board, id, by, ...fence, ...(value === undefined ? {} : { value }), ...(suffix ? { suffix } : {}) });
+    }, verb === 'heartbeat');
   }
 
   private schema(): Promise<void> {

@@ -3,7 +3,6 @@ import { MdclaimError } from '../errors.js';
 import type { Task } from '../format/task.js';
 import type { Conn } from './db.js';
 import { ambiguousKey } from './claim.js';
-import { HOLD_COLUMNS, heldBy, lockBoardPaths, type HoldRow } from './held.js';
 import { logged } from './history-sql.js';
 import { locksColumn, taskColumns, toTask, type TaskRow } from './rows.js';
 
@@ -12,7 +11,7 @@ import { locksColumn, taskColumns, toTask, type TaskRow } from './rows.js';
 // with a fence `claimed_at = $4` too, so a write meant for one claim can
 // never land on a later one (a takeover, even by the same `by`). A heartbeat
 // first checks, in its transaction, that a lapsed claim's paths are still
-// free (refuseRetaken).
+// free (refuseRetaken, in paths.ts).
 
 export type HolderVerb = 'heartbeat' | 'done' | 'fail' | 'release';
 
@@ -69,7 +68,6 @@ export interface HolderArgs {
 
 export async function holderWrite(c: Conn, verb: HolderVerb, a: HolderArgs): Promise<Task> {
   const params: unknown[] = [a.board, a.id, a.by, a.claimedAt ?? null];
-  if (verb === 'heartbeat') await refuseRetaken(c, a);
   if (verb === 'done' || verb === 'fail') params.push(a.value ?? null);
   if (verb === 'fail') params.push(a.suffix ?? Buffer.alloc(0));
   const rows = await c.query<TaskRow>(STATEMENTS[verb], params);
@@ -92,30 +90,3 @@ export async function whyNot(c: Conn, a: HolderArgs): Promise<MdclaimError> {
   return notHolder(toTask(first), { by: a.by, ...(a.claimedAt === undefined ? {} : { claimedAt: a.claimedAt }) });
 }
 
-/**
- * Renewing a lapsed claim takes its paths back (declared and locked), and a
- * lapsed claim held nothing meanwhile: refuse with CONFLICT when another live
- * claim holds one of them now. As a claim of a task with paths does, it takes
- * the board's path lock after the row lock and checks in a statement of its
- * own, so it sees every claim committed before. Call inside a transaction.
- */
-async function refuseRetaken(c: Conn, a: HolderArgs): Promise<void> {
-  const [t] = await c.query<{ uid: string; writes: string[]; reads: string[]; lapsed: boolean }>(
-    `SELECT t.uid, t.writes, t.reads, t.expires_at <= now() AS lapsed FROM mdclaim.task t WHERE ${HOLDS} ORDER BY t.position LIMIT 1 FOR UPDATE OF t`,
-    [a.board, a.id, a.by, a.claimedAt ?? null],
-  );
-  if (!t?.lapsed) return;
-  const locks = await c.query<{ mode: string; path: string }>('SELECT mode, path FROM mdclaim.path_lock WHERE task = $1', [t.uid]);
-  const writes = [...t.writes, ...locks.filter((l) => l.mode === 'write').map((l) => l.path)];
-  const reads = [...t.reads, ...locks.filter((l) => l.mode === 'read').map((l) => l.path)];
-  if (writes.length === 0 && reads.length === 0) return;
-  await lockBoardPaths(c, a.board);
-  const [blocker] = await c.query<HoldRow>(
-    `SELECT ${HOLD_COLUMNS} FROM mdclaim.blocking_holds($1, $2, $3, $4) h JOIN mdclaim.task_view o ON o.uid = h.task ORDER BY h.position, h.ord LIMIT 1`,
-    [a.board, t.uid, writes, reads],
-  );
-  if (!blocker) return;
-  const [me] = await c.query<{ id: string }>('SELECT id FROM mdclaim.task_view WHERE uid = $1', [t.uid]);
-  const other = heldBy(blocker);
-  throw new MdclaimError('CONFLICT', `${me!.id}: the claim by ${a.by} lapsed, and ${other.message} now, so it cannot be renewed`, other.holder === undefined ? {} : { holder: other.holder });
-}

@@ -38,6 +38,37 @@ async function locksOf(c: Conn, uid: string): Promise<{ mode: string; path: stri
   return c.query(`SELECT mode, path FROM mdclaim.path_lock WHERE task = $1 ORDER BY seq`, [uid]);
 }
 
+/** Under the board's path lock (taken here, held to the end of the transaction): the first live hold of another task in the way of `want`. */
+async function firstBlocker(c: Conn, board: number, uid: string, want: Paths): Promise<HoldRow | undefined> {
+  await lockBoardPaths(c, board);
+  const [blocker] = await c.query<HoldRow>(
+    `SELECT ${HOLD_COLUMNS} FROM mdclaim.blocking_holds($1, $2, $3, $4) h JOIN mdclaim.task_view o ON o.uid = h.task ORDER BY h.position, h.ord LIMIT 1`,
+    [board, uid, want.writes, want.reads],
+  );
+  return blocker;
+}
+
+/**
+ * Before a heartbeat, in its transaction: renewing a lapsed claim takes its
+ * paths back (declared and locked), and a lapsed claim held nothing
+ * meanwhile, so refuse with CONFLICT when another live claim holds one of
+ * them now, as the file board does (src/board/held.ts, refuseRetaken).
+ */
+export async function refuseRetaken(c: Conn, a: PgHolder): Promise<void> {
+  const row = await heldRow(c, a);
+  if (!row.lapsed) return;
+  const locks = await locksOf(c, row.uid);
+  const want = {
+    writes: [...row.writes, ...locks.filter((l) => l.mode === 'write').map((l) => l.path)],
+    reads: [...row.reads, ...locks.filter((l) => l.mode === 'read').map((l) => l.path)],
+  };
+  if (want.writes.length === 0 && want.reads.length === 0) return;
+  const blocker = await firstBlocker(c, a.board, row.uid, want);
+  if (!blocker) return;
+  const other = heldBy(blocker);
+  throw new MdclaimError('CONFLICT', `${toTask(row).id}: the claim by ${a.by} lapsed, and ${other.message} now, so it cannot be renewed`, other.holder === undefined ? {} : { holder: other.holder });
+}
+
 /** Call inside a transaction. The same decisions as the file board's lockPaths, under the board's path lock. */
 export async function lockPaths(c: Conn, a: PgHolder, want: Paths): Promise<Task> {
   const row = await heldRow(c, a);
@@ -45,11 +76,7 @@ export async function lockPaths(c: Conn, a: PgHolder, want: Paths): Promise<Task
     const t = toTask(row);
     throw new MdclaimError('CONFLICT', `${t.id}: the claim by ${a.by} lapsed at ${t.expiresAt ?? 'an unknown time'}; heartbeat it before locking paths`, { holder: a.by });
   }
-  await lockBoardPaths(c, a.board);
-  const [blocker] = await c.query<HoldRow>(
-    `SELECT ${HOLD_COLUMNS} FROM mdclaim.blocking_holds($1, $2, $3, $4) h JOIN mdclaim.task_view o ON o.uid = h.task ORDER BY h.position, h.ord LIMIT 1`,
-    [a.board, row.uid, want.writes, want.reads],
-  );
+  const blocker = await firstBlocker(c, a.board, row.uid, want);
   if (blocker) throw heldBy(blocker);
   let kept = await locksOf(c, row.uid);
   const replaced: string[] = [];
