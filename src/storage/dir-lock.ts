@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, statSync } from 'node:fs';
 import { MdclaimError } from '../errors.js';
-import { queueFlock, type QueueResult } from './flock-queue.js';
+import { MAX_TIMER_MS, queueFlock, type QueueResult } from './flock-queue.js';
 import { QueueHelper } from './queue-helper.js';
 
 export interface FlockFn {
@@ -125,7 +125,7 @@ export class DirLock {
       this.queue.splice(at, 1);
       req.resolve(false);
       this.pump();
-    }, Math.max(0, Math.min(rest, 2 ** 31 - 1)));
+    }, Math.max(0, Math.min(rest, MAX_TIMER_MS)));
   }
 
   private settle(req: Request, held: boolean | { error: unknown }): void {

@@ -48,7 +48,7 @@ export function flockDir(ext: FsExt, dir: string, exclusive: boolean): LockAttem
     },
     async queue(deadline) {
       held = await lock.take(exclusive, deadline);
-      return held ? 'held' : 'timeout';
+      return held;
     },
     stillNames() {
       if (lock.stillNames()) return true;

@@ -1,6 +1,5 @@
 import { MdclaimError } from '../errors.js';
 import { flockDir, loadFsExt } from './flock.js';
-import type { QueueResult } from './flock-queue.js';
 import { mkdirLock, removeDeadPrepared } from './mkdir-lock.js';
 
 /** `proper-lockfile` is the old name of `mkdir`, still accepted. */
@@ -9,8 +8,8 @@ export type LockKind = 'flock' | 'mkdir' | 'none';
 /** One operation's hold on the lock: `try` takes it without waiting (true: held), `release` lets go and frees what it opened. */
 export interface LockAttempt {
   try(): boolean;
-  /** Wait, in turn, until held or `deadline` (ms since the epoch), when the lock can; 'unavailable' means poll instead. */
-  queue?(deadline: number): Promise<QueueResult>;
+  /** Wait, in turn, until held (true) or `deadline` (ms since the epoch; false), when the lock can; without it, acquire polls. */
+  queue?(deadline: number): Promise<boolean>;
   /** Once held: does the lock still stand for the board's directory (false: it was replaced; release and take it again)? */
   stillNames?(): boolean;
   release(): void;
@@ -64,9 +63,8 @@ function timedOut(attempt: LockAttempt, path: string, timeoutMs: number): Mdclai
 export async function acquire(attempt: LockAttempt, path: string, deadline: number, timeoutMs: number): Promise<void> {
   if (attempt.try()) return;
   if (attempt.queue) {
-    const result = await attempt.queue(deadline);
-    if (result === 'held') return;
-    if (result === 'timeout') throw timedOut(attempt, path, timeoutMs);
+    if (await attempt.queue(deadline)) return;
+    throw timedOut(attempt, path, timeoutMs);
   }
   for (let round = 0; ; round++) {
     const now = Date.now();
