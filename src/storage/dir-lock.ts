@@ -119,6 +119,7 @@ export class DirLock {
   private armTimeout(req: Request): void {
     const rest = req.deadline - Date.now();
     req.timer = setTimeout(() => {
+      if (req.deadline - Date.now() > 0) return this.armTimeout(req); // a deadline past the longest timer: wait on
       if (this.waiting && this.queue[0] === req) return; // its kernel wait ends at the same deadline and says so
       const at = this.queue.indexOf(req);
       if (at < 0) return;
