@@ -95,6 +95,44 @@ describe('passing over settled runs', () => {
     expect(passing(src).visited).toBeLessThan(10);
   });
 
+  it('finds the same task on a board read after a related one, whose run it may know already', () => {
+    // A process claims from boards that differ by a few lines: each reading passes over the run after reading its
+    // neighbour, so a run it remembers that no longer holds must be read again. Every pair is checked against a walk of every line.
+    const related = fc.tuple(board, fc.array(fc.tuple(fc.nat(), fc.oneof(taskLine, other)), { minLength: 1, maxLength: 4 })).map(([src, changes]) => {
+      const eol = src.includes('\r\n') ? '\r\n' : src.includes('\r') ? '\r' : '\n';
+      const lines = src.split(eol);
+      for (const [at, line] of changes) lines[at % (lines.length + 1)] = toByteString(line);
+      return [src, lines.join(eol)] as const;
+    });
+    let reused = 0;
+    fc.assert(
+      fc.property(related, ([before, after]) => {
+        const first = passing(before);
+        expect(first.found).toEqual(reference(before));
+        const second = passing(after);
+        expect(second.found).toEqual(reference(after));
+        if (second.visited < first.visited + 2) reused++;
+      }),
+      { numRuns: 3000 },
+    );
+    expect(reused).toBeGreaterThan(300);
+  });
+
+  it('reads a remembered run again when a line inside it changed, however little', () => {
+    const live = formatClaimedAt(NOW);
+    const lines = (open: number) => Array.from({ length: 40 }, (_, i) => `- [${i + 1 === open ? ' ' : `🟡, w1, ${live}`}] task ${i + 1}`);
+    const all = bytes(lines(0).join('\n') + '\n- [ ] last\n');
+    expect(passing(all).found).toEqual({ line: 41, above: false });
+    // The same length, one line opened in the middle of the run read above.
+    const opened = bytes(lines(20).join('\n') + '\n- [ ] last\n');
+    expect(passing(opened).found).toEqual({ line: 20, above: false });
+    // A claim time one second earlier, on the cutoff: no longer settled.
+    const lapsed = all.replace(`${live}] task 30`, `${formatClaimedAt(LIMIT.ms)}] task 30`);
+    expect(passing(all).found).toEqual({ line: 41, above: false });
+    expect(passing(lapsed).found).toEqual({ line: 30, above: false });
+    expect(reference(lapsed)).toEqual({ line: 30, above: false });
+  });
+
   it('matches only claim times later than the one it is given', () => {
     const at = '2026-11-30T11:30:00Z';
     const run = settledRun(at);

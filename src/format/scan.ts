@@ -135,12 +135,11 @@ export class TaskScanner extends FastBlockReader {
       line = this.lineNo;
     } else return 0;
     const src = this.src;
-    run.lastIndex = from;
-    if (!run.test(src)) return 0;
-    const last = src.lastIndexOf('\n', run.lastIndex - 2) + 1;
-    if (last <= from) return 0;
-    let lines = 0;
-    for (let i = src.indexOf('\n', from); i >= 0 && i < last; i = src.indexOf('\n', i + 1)) lines++;
+    const matched = matchRun(run, src, from);
+    if (matched === null || matched.lines < 2) return 0;
+    const last = src.lastIndexOf('\n', matched.end - 2) + 1;
+    // Every line of the run but its last.
+    const lines = matched.lines - 1;
     // What the run's first line does (a top-level item closes every open block), without its tasks.
     this.count = this.ready;
     this.closeUnmatched(0);
@@ -221,3 +220,34 @@ export function scanTasks(src: ByteString): TaskLine[] {
   return out;
 }
 
+
+/** The last run matched (see matchRun). */
+let lastRun: { run: RegExp; src: ByteString; from: number; end: number; lines: number } | null = null;
+
+/**
+ * Where the run `run` matches from `from` ends, and how many lines it spans;
+ * null when it matches nothing there. Between two claims a board changes by
+ * a line or two, mostly past the run a claim passed over the time before: a
+ * run whose bytes are those of the last one matched from the same place,
+ * with the same pattern, is that run, so the match goes on from its end
+ * instead of reading it all again. The pattern's lines are whole lines, each
+ * matched on its own (see settledRun), so a run that starts with a known one
+ * is that one and then what matches after it.
+ */
+function matchRun(run: RegExp, src: ByteString, from: number): { end: number; lines: number } | null {
+  let end = from;
+  let lines = 0;
+  const known = lastRun;
+  if (known !== null && known.run === run && known.from === from && known.end <= src.length && (known.src === src || src.slice(from, known.end) === known.src.slice(from, known.end))) {
+    end = known.end;
+    lines = known.lines;
+  }
+  run.lastIndex = end;
+  if (run.test(src)) {
+    for (let i = src.indexOf('\n', end); i >= 0 && i < run.lastIndex; i = src.indexOf('\n', i + 1)) lines++;
+    end = run.lastIndex;
+  }
+  if (end === from) return null;
+  lastRun = { run, src, from, end, lines };
+  return { end, lines };
+}
