@@ -165,7 +165,7 @@ export class DirLock {
         continue;
       }
       this.waiting = true;
-      this.waitKernel(head).then(
+      this.waitKernel(head, true).then(
         (held) => {
           this.waiting = false;
           if (held) this.grant(head.exclusive);
@@ -182,12 +182,17 @@ export class DirLock {
     }
   }
 
-  /** Wait for the kernel lock for `head` until its deadline: through the helper, else poll a moment and then flock(1), else poll. */
-  private async waitKernel(head: Request): Promise<boolean> {
+  /**
+   * Wait for the kernel lock for `head` until its deadline: through the
+   * helper, else poll a moment and then flock(1), else poll. `justTried`: the
+   * caller found it taken a moment ago (a failed try costs a syscall and an
+   * exception), so the first round goes straight to waiting.
+   */
+  private async waitKernel(head: Request, justTried: boolean): Promise<boolean> {
     const pollUntil = Date.now() + POLL_FIRST_MS;
     let queueable = true;
     for (let round = 0; ; round++) {
-      if (this.tryKernel(head.exclusive)) return true;
+      if (!(round === 0 && justTried) && this.tryKernel(head.exclusive)) return true;
       const now = Date.now();
       if (head.deadline - now <= 0) return false;
       let result: QueueResult | null = null;
