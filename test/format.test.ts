@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { reshaped, type Task } from '../src/format/task.js';
 import { parseDuration } from '../src/board/duration.js';
 import { bytes, toByteString } from '../src/format/bytes.js';
 import { parseMarker, renderMarker } from '../src/format/marker.js';
@@ -93,5 +95,24 @@ describe('parseTasks', () => {
     const text = '## S\n- [ ] a {t}\n';
     expect(parseTasks(text)).toEqual(parseTasks(Buffer.from(text)));
     expect(parseTasks(text)[0]).toMatchObject({ text: 'a {t}', section: 'S', tags: ['t'], line: 2 });
+  });
+});
+
+describe('reshaped tasks', () => {
+  it('has the keys, values and key order of a spread followed by deletes, for every mix of kept, set and dropped keys', () => {
+    const keys = ['id', 'text', 'line', 'status', 'tags', 'by', 'claimedAt', 'lease', 'expiresAt', 'commit', 'reason', 'section', 'locks'] as const;
+    fc.assert(
+      fc.property(fc.subarray([...keys]), fc.subarray([...keys]), fc.subarray([...keys]), (have, set, drop) => {
+        const t = Object.fromEntries(have.map((k) => [k, `old ${k}`])) as unknown as Task;
+        const changes = Object.fromEntries(set.map((k) => [k, `new ${k}`])) as Partial<Task>;
+        const spread: Record<string, unknown> = { ...t, ...changes };
+        for (const k of drop) delete spread[k];
+        const got = reshaped(t, changes, drop);
+        expect(Object.entries(got)).toEqual(Object.entries(spread));
+        // The task it was made from is left as it was.
+        expect(Object.keys(t)).toEqual(have);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -2,7 +2,7 @@ import { MdclaimError, usage } from '../errors.js';
 import { bytes, utf8, type ByteString } from '../format/bytes.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
 import { settledRun } from '../format/settled-run.js';
-import { claimTimes, parseTags, textBetween, type Task } from '../format/task.js';
+import { claimTimes, parseTags, reshaped, textBetween, type Task } from '../format/task.js';
 import { blockingHold, cutoff, isClaimable, isLapsedAt, type Cutoff } from './claimable.js';
 import { notClaimable } from './conflict.js';
 import { boardHolds, declaredOf, heldBy, holdsOf, mayHoldPaths, type Hold, type Paths } from './held.js';
@@ -30,12 +30,9 @@ export interface NextFilter {
 function claimChange(src: ByteString, seen: Seen, args: ClaimArgs, renewal = false): Plan<Task> {
   const claimedAt = formatClaimedAt(args.now);
   const marker = { status: 'claimed' as const, by: args.by, claimedAt, leaseMs: args.leaseMs };
-  const task: Task = { ...taskOf(src, seen), status: 'claimed', by: args.by, ...claimTimes(marker) };
-  delete task.commit;
-  delete task.reason;
-  if (renewal) return markerPlan(seen, bytes(renderMarker(marker)), task);
-  delete task.locks;
-  return markerPlan(seen, bytes(renderMarker(marker)), task, dropLocks(src, seen));
+  const set: Partial<Task> = { status: 'claimed', by: args.by, ...claimTimes(marker) };
+  if (renewal) return markerPlan(seen, bytes(renderMarker(marker)), reshaped(taskOf(src, seen), set, ['commit', 'reason']));
+  return markerPlan(seen, bytes(renderMarker(marker)), reshaped(taskOf(src, seen), set, ['commit', 'reason', 'locks']), dropLocks(src, seen));
 }
 
 /** Does a section heading name `wanted`, as its text or as an ADW `Git Worktree <name>`? */

@@ -1,7 +1,7 @@
 import { MdclaimError, usage } from '../errors.js';
 import { bytes, type ByteString } from '../format/bytes.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
-import { claimTimes, FAILED_SEP, type Task } from '../format/task.js';
+import { claimTimes, FAILED_SEP, reshaped, type Task } from '../format/task.js';
 import { checkCommit } from './checks.js';
 import { ambiguousKey } from './claim.js';
 import { cutoff } from './claimable.js';
@@ -49,13 +49,7 @@ export function heartbeat(src: ByteString, id: string, who: Holder, now: number)
 }
 
 function finished(task: Task, status: 'done' | 'failed' | 'open'): Task {
-  const result: Task = { ...task, status };
-  delete result.claimedAt;
-  delete result.lease;
-  delete result.expiresAt;
-  delete result.locks;
-  if (status === 'open') delete result.by;
-  return result;
+  return reshaped(task, { status }, status === 'open' ? ['claimedAt', 'lease', 'expiresAt', 'locks', 'by'] : ['claimedAt', 'lease', 'expiresAt', 'locks']);
 }
 
 export function done(src: ByteString, id: string, who: Holder, commit?: string): Plan<Task> {

@@ -4,7 +4,7 @@ import type { Edit } from '../format/edit.js';
 import { lineEnding, lockIndent, locksAfter, renderLock, type LockLine, type PathLock } from '../format/locks.js';
 import { formatClaimedAt } from '../format/marker.js';
 import { normalisePath } from '../format/paths.js';
-import type { Task } from '../format/task.js';
+import { reshaped, type Task } from '../format/task.js';
 import { blockingHold, cutoff, holdsPaths } from './claimable.js';
 import { held, type Holder } from './finish.js';
 import { boardHolds, declaredOf, heldBy, type Paths } from './held.js';
@@ -71,10 +71,8 @@ export function unlockPaths(src: ByteString, id: string, who: Holder, paths: rea
  * No change, no edit.
  */
 function lockPlan(src: ByteString, seen: Seen, task: Task, before: readonly LockLine[], kept: readonly LockLine[], added: readonly PathLock[]): Plan<Task> {
-  const result: Task = { ...task };
   const locks: PathLock[] = [...kept.map(publicLock), ...added];
-  if (locks.length > 0) result.locks = locks;
-  else delete result.locks;
+  const result = locks.length > 0 ? reshaped(task, { locks }) : reshaped(task, {}, ['locks']);
   if (added.length === 0 && kept.length === before.length) return { edits: [], result, changes: [] };
   let out = '';
   let prev = seen.t.end;

@@ -106,6 +106,25 @@ export function toTask(src: ByteString, t: TaskLine, id: string): Task {
   return task;
 }
 
+/**
+ * `t` with the fields of `set` and without those named in `drop`, keys in
+ * the order `{ ...t, ...set }` and then deleting would leave (a kept key
+ * where it was, a new one at the end), but built without `delete`: an object
+ * that has had a key deleted stays slow to read for the rest of its life.
+ */
+export function reshaped(t: Task, set: Partial<Task>, drop: readonly (keyof Task)[] = []): Task {
+  const out: Partial<Record<keyof Task, unknown>> = {};
+  for (const k in t) {
+    const key = k as keyof Task;
+    if (!drop.includes(key)) out[key] = t[key];
+  }
+  for (const k in set) {
+    const key = k as keyof Task;
+    if (!drop.includes(key)) out[key] = set[key];
+  }
+  return out as Task;
+}
+
 /** claimedAt, lease and expiresAt of a timed claim. */
 export function claimTimes(m: Pick<Marker, 'claimedAt' | 'leaseMs'>): Pick<Task, 'claimedAt' | 'lease' | 'expiresAt'> {
   const leaseMs = m.leaseMs ?? DEFAULT_LEASE_MS;
