@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { reshaped, type Task } from '../src/format/task.js';
 import { parseDuration } from '../src/board/duration.js';
 import { bytes, toByteString } from '../src/format/bytes.js';
-import { parseMarker, renderMarker } from '../src/format/marker.js';
+import { formatClaimedAt, parseMarker, renderMarker } from '../src/format/marker.js';
 import { inPlaceRange, PAGE } from '../src/storage/write.js';
 import { parseTasks } from '../src/index.js';
 
@@ -111,6 +111,19 @@ describe('reshaped tasks', () => {
         expect(Object.entries(got)).toEqual(Object.entries(spread));
         // The task it was made from is left as it was.
         expect(Object.keys(t)).toEqual(have);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('claim times', () => {
+  it('formats each instant to its second, whatever was asked for before it (the texts of recent seconds are kept)', () => {
+    const direct = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.000Z$/, 'Z');
+    const instant = fc.oneof(fc.integer({ min: 0, max: 253402300799999 }), fc.constantFrom(1796040000000, 1796040000999, 1796041800000, 1796038200000));
+    fc.assert(
+      fc.property(fc.array(instant, { minLength: 1, maxLength: 12 }), (all) => {
+        for (const ms of all) expect(formatClaimedAt(ms)).toBe(direct(ms));
       }),
       { numRuns: 500 },
     );

@@ -229,19 +229,19 @@ function leaseField(ms: number | undefined): string {
 
 /** The claim timestamp: RFC 3339 UTC to the second, as `2026-11-30T04:06:29Z`. */
 export function formatClaimedAt(ms: number): string {
-  // Claims come many a second, and each asks for two times (its own, and the lease cutoff's):
-  // the last two seconds' texts are kept (a claim's time is to the second).
+  // Claims come many a second, and each asks for three times (its own, the lease cutoff's and
+  // its expiry): the texts of the last few seconds asked for are kept (a claim's time is to the second).
   const sec = Math.floor(ms / 1000);
-  if (sec === seconds[0]) return texts[0]!;
-  if (sec === seconds[1]) return texts[1]!;
+  for (let i = 0; i < KEPT; i++) if (seconds[i] === sec) return texts[i]!;
   const iso = new Date(ms).toISOString();
   const text = iso.length === 24 ? `${iso.slice(0, 19)}Z` : iso.replace(/\.\d{3}Z$/, 'Z');
-  seconds[1] = seconds[0]!;
-  texts[1] = texts[0]!;
-  seconds[0] = sec;
-  texts[0] = text;
+  seconds[next] = sec;
+  texts[next] = text;
+  next = (next + 1) % KEPT;
   return text;
 }
 
-const seconds = [NaN, NaN];
-const texts = ['', ''];
+const KEPT = 4;
+const seconds: number[] = new Array<number>(KEPT).fill(NaN);
+const texts: string[] = new Array<string>(KEPT).fill('');
+let next = 0;
