@@ -165,21 +165,29 @@ export class DirLock {
         continue;
       }
       this.waiting = true;
-      this.waitKernel(head, true).then(
-        (held) => {
-          this.waiting = false;
-          if (held) this.grant(head.exclusive);
-          this.settle(head, held);
-          this.pump();
-        },
-        (error: unknown) => {
-          this.waiting = false;
-          this.settle(head, { error });
-          this.pump();
-        },
-      );
+      // The common wait, through a ready helper, settles in the callback that gets its answer: no promise between.
+      if (this.helper.isReady) {
+        void this.helper.wait(head.exclusive, head.deadline).then((result) => {
+          if (result === 'unavailable') this.waitFor(head, false);
+          else this.endWait(head, result === 'held');
+        });
+      } else this.waitFor(head, true);
       return;
     }
+  }
+
+  private waitFor(head: Request, justTried: boolean): void {
+    this.waitKernel(head, justTried).then(
+      (held) => this.endWait(head, held),
+      (error: unknown) => this.endWait(head, { error }),
+    );
+  }
+
+  private endWait(head: Request, held: boolean | { error: unknown }): void {
+    this.waiting = false;
+    if (held === true) this.grant(head.exclusive);
+    this.settle(head, held);
+    this.pump();
   }
 
   /**

@@ -8,7 +8,7 @@ import { refuseNetworkFs } from './fs-type.js';
 import { assertUnchanged } from './guard.js';
 import { ioError } from './io-error.js';
 import { retireDirLock } from './dir-lock.js';
-import { acquire, chooseLock, type Lock, type LockKind, type LockTarget } from './lock.js';
+import { acquire, chooseLock, type Lock, type LockAttempt, type LockKind, type LockTarget } from './lock.js';
 import { inPlaceRange, writeInPlace, writeReplace } from './write.js';
 
 export type WriteMode = 'auto' | 'replace';
@@ -32,6 +32,12 @@ export interface HoldOptions {
   exclusive: boolean;
   /** Default: the store's lock timeout. */
   timeoutMs?: number;
+}
+
+/** The lock, held, and where: what take gives back. */
+interface Taken {
+  target: LockTarget;
+  unlock: () => void;
 }
 
 interface Opened {
@@ -97,7 +103,8 @@ export class FileStore {
 
   /** Read under a shared lock: an in-place write is never seen half done. */
   async read<T>(decide: (src: ByteString) => T): Promise<T> {
-    const { target, unlock } = await this.take(false, this.opts.lockTimeoutMs);
+    const taken = this.take(false, this.opts.lockTimeoutMs);
+    const { target, unlock } = taken instanceof Promise ? await taken : taken;
     let o: Opened | undefined;
     try {
       o = this.open(target, false);
@@ -109,7 +116,8 @@ export class FileStore {
 
   /** Read, decide and write under the exclusive lock. */
   async update<T>(decide: (src: ByteString) => Change<T>): Promise<T> {
-    const { target, unlock } = await this.take(true, this.opts.lockTimeoutMs);
+    const taken = this.take(true, this.opts.lockTimeoutMs);
+    const { target, unlock } = taken instanceof Promise ? await taken : taken;
     let o: Opened | undefined;
     try {
       o = this.open(target, true);
@@ -153,8 +161,12 @@ export class FileStore {
     }
   }
 
-  /** Resolve the board's real directory, take the lock there, and give it back with the target. One deadline however long the wait. */
-  private async take(exclusive: boolean, timeoutMs: number): Promise<{ target: LockTarget; unlock: () => void }> {
+  /**
+   * Resolve the board's real directory, take the lock there, and give it back
+   * with the target; one deadline however long the wait. Taken at once, the
+   * result comes without a promise (see acquire).
+   */
+  private take(exclusive: boolean, timeoutMs: number): Taken | Promise<Taken> {
     const target = resolve(this.file);
     if (!this.fsChecked) {
       refuseNetworkFs(target.dir, this.opts.allowNetworkFs, this.file);
@@ -162,20 +174,44 @@ export class FileStore {
     }
     this.lockedDirs.add(target.dir);
     const deadline = Date.now() + timeoutMs;
+    const attempt = this.lock.attempt(target, exclusive);
+    let waiting: Promise<void> | null;
+    try {
+      waiting = acquire(attempt, this.file, deadline, timeoutMs);
+    } catch (err) {
+      attempt.release();
+      throw err;
+    }
+    if (waiting === null) return this.taken(target, attempt) ?? this.takeAgain(target, exclusive, deadline, timeoutMs);
+    return waiting.then(
+      () => this.taken(target, attempt) ?? this.takeAgain(target, exclusive, deadline, timeoutMs),
+      (err: unknown) => {
+        attempt.release();
+        throw err;
+      },
+    );
+  }
+
+  /** The lock as held, or null when the directory was replaced while this process kept a descriptor of the old one (let go: lock the one the path names now). */
+  private taken(target: LockTarget, attempt: LockAttempt): Taken | null {
+    if (attempt.stillNames && !attempt.stillNames()) {
+      attempt.release();
+      return null;
+    }
+    return { target, unlock: () => attempt.release() };
+  }
+
+  private async takeAgain(target: LockTarget, exclusive: boolean, deadline: number, timeoutMs: number): Promise<Taken> {
     for (;;) {
       const attempt = this.lock.attempt(target, exclusive);
       try {
-        await acquire(attempt, this.file, deadline, timeoutMs);
+        await (acquire(attempt, this.file, deadline, timeoutMs) ?? undefined);
       } catch (err) {
         attempt.release();
         throw err;
       }
-      // The directory was replaced while this process kept a descriptor of the old one: lock the one the path names now.
-      if (attempt.stillNames && !attempt.stillNames()) {
-        attempt.release();
-        continue;
-      }
-      return { target, unlock: () => attempt.release() };
+      const held = this.taken(target, attempt);
+      if (held) return held;
     }
   }
 

@@ -46,9 +46,14 @@ export function flockDir(ext: FsExt, dir: string, exclusive: boolean): LockAttem
       held = lock.tryTake(exclusive);
       return held;
     },
-    async queue(deadline) {
-      held = await lock.take(exclusive, deadline);
-      return held;
+    queue(deadline) {
+      const taken = lock.take(exclusive, deadline);
+      // Registered before the caller's await, so `held` is set by the time it resumes.
+      taken.then(
+        (h) => void (held = h),
+        () => {},
+      );
+      return taken;
     },
     stillNames() {
       if (lock.stillNames()) return true;

@@ -58,10 +58,16 @@ function timedOut(attempt: LockAttempt, path: string, timeoutMs: number): Mdclai
  * Take the lock before `deadline`, else fail with LOCK_TIMEOUT; one deadline
  * for the whole operation, however long the wait. A lock that can wait in
  * turn (flock: see DirLock) does; one that cannot (the mkdir lock) is polled
- * with capped exponential back-off (1, 2, 4 ms) and full jitter.
+ * with capped exponential back-off (1, 2, 4 ms) and full jitter. Taken at
+ * once, it returns null rather than a promise: an operation that need not
+ * wait does not yield to the event loop for it.
  */
-export async function acquire(attempt: LockAttempt, path: string, deadline: number, timeoutMs: number): Promise<void> {
-  if (attempt.try()) return;
+export function acquire(attempt: LockAttempt, path: string, deadline: number, timeoutMs: number): Promise<void> | null {
+  if (attempt.try()) return null;
+  return waitFor(attempt, path, deadline, timeoutMs);
+}
+
+async function waitFor(attempt: LockAttempt, path: string, deadline: number, timeoutMs: number): Promise<void> {
   if (attempt.queue) {
     if (await attempt.queue(deadline)) return;
     throw timedOut(attempt, path, timeoutMs);
