@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cutoff, isClaimable } from '../src/board/claimable.js';
 import { claimNext } from '../src/board/claim.js';
+import { resultOf } from '../src/board/plan.js';
 import { walkLines } from '../src/board/walk.js';
 import { bytes, toByteString } from '../src/format/bytes.js';
 import { formatClaimedAt } from '../src/format/marker.js';
@@ -61,7 +62,7 @@ describe('passing over settled runs', () => {
         const want = reference(src);
         expect(p.found).toEqual(want);
         // claimNext passes over claims later than the cutoff's minute: the same pick.
-        expect(claimNext(src, {}, { by: 'me', leaseMs: 1_800_000, now: NOW }).result?.line ?? null).toBe(want?.line ?? null);
+        expect(resultOf(claimNext(src, {}, { by: 'me', leaseMs: 1_800_000, now: NOW }))?.line ?? null).toBe(want?.line ?? null);
         let all = 0;
         walkLines(src, () => void all++);
         if (p.visited < all) skipped++;
@@ -91,7 +92,7 @@ describe('passing over settled runs', () => {
     for (let i = 1; i <= 2000; i++) lines.push(`- ${i <= 1000 ? `[🟡, pre, ${formatClaimedAt(NOW - 60_000)}]` : '[ ]'} task ${i}`);
     const src = bytes(lines.join('\n') + '\n');
     const got = claimNext(src, {}, { by: 'me', leaseMs: 1_800_000, now: NOW });
-    expect(got.result).toMatchObject({ line: 1003, text: 'task 1001' });
+    expect(resultOf(got)).toMatchObject({ line: 1003, text: 'task 1001' });
     expect(passing(src).visited).toBeLessThan(10);
   });
 

@@ -10,7 +10,7 @@ import { claimById, claimNext } from './claim.js';
 import { parseDuration } from './duration.js';
 import { applyEdit, type EditResult } from './edit.js';
 import { done, fail, heartbeat, release } from './finish.js';
-import type { Plan } from './plan.js';
+import { resultOf, type Plan } from './plan.js';
 import { reap } from './reap.js';
 import { listTasks } from './walk.js';
 import { checkBy, checkHolder, checkId, checkSection, checkTags } from './checks.js';
@@ -152,7 +152,7 @@ export class Board implements TaskBoard, PathLocking {
     const includeUntimed = options.includeUntimed ?? false;
     const decide = (src: ByteString) => reap(src, { ...(ttlMs === undefined ? {} : { ttlMs }), dryRun, includeUntimed, now: this.now() });
     // A dry run writes nothing: the shared read lock, and read permission, are enough.
-    if (dryRun) return this.store.read((src) => decide(src).result);
+    if (dryRun) return this.store.read((src) => resultOf(decide(src)));
     return this.update(decide);
   }
 

@@ -1,12 +1,14 @@
 import { MdclaimError, usage } from '../errors.js';
 import { bytes, utf8, type ByteString } from '../format/bytes.js';
+import { formatDuration } from '../format/duration.js';
+import type { Edit } from '../format/edit.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
 import { settledRun } from '../format/settled-run.js';
 import { claimTimes, parseTags, reshaped, textBetween, type Task } from '../format/task.js';
 import { blockingHold, cutoff, isClaimable, isLapsedAt, type Cutoff } from './claimable.js';
 import { notClaimable } from './conflict.js';
 import { boardHolds, declaredOf, heldBy, holdsOf, mayHoldPaths, type Hold, type Paths } from './held.js';
-import { dropLocks, markerPlan, type Plan } from './plan.js';
+import { dropLocks, type Changed, type Plan } from './plan.js';
 import { lookup, seenAt, taskOf, walk, walkLines, type Seen } from './walk.js';
 
 export interface ClaimArgs {
@@ -25,14 +27,18 @@ export interface NextFilter {
  * Rewrite one task's marker as claimed by `by` now, with its lease. A new
  * claim starts with no locks: whatever lock lines the line had (a lapsed
  * holder's, taken over) go in the same write. A renewal of one's own live
- * claim keeps them.
+ * claim keeps them. The task returned (its id, tags, times) is built once
+ * the lock is let go; what the line must read as is known without it.
  */
 function claimChange(src: ByteString, seen: Seen, args: ClaimArgs, renewal = false): Plan<Task> {
   const claimedAt = formatClaimedAt(args.now);
   const marker = { status: 'claimed' as const, by: args.by, claimedAt, leaseMs: args.leaseMs };
-  const set: Partial<Task> = { status: 'claimed', by: args.by, ...claimTimes(marker) };
-  if (renewal) return markerPlan(seen, bytes(renderMarker(marker)), reshaped(taskOf(src, seen), set, ['commit', 'reason']));
-  return markerPlan(seen, bytes(renderMarker(marker)), reshaped(taskOf(src, seen), set, ['commit', 'reason', 'locks']), dropLocks(src, seen));
+  const bytesOf = bytes(renderMarker(marker));
+  const edits: Edit[] = [{ start: seen.t.markerStart, end: seen.t.marker.end, bytes: bytesOf }, ...(renewal ? [] : dropLocks(src, seen))];
+  // A renewal says nothing of the locks: they stay as they read (see checkReading).
+  const want: Changed['want'] = { status: 'claimed', text: utf8(src, seen.text[0], seen.text[1]), by: args.by, claimedAt, lease: formatDuration(args.leaseMs), ...(renewal ? {} : { locks: [] }) };
+  const later = () => reshaped(taskOf(src, seen), { status: 'claimed', by: args.by, ...claimTimes(marker) }, renewal ? ['commit', 'reason'] : ['commit', 'reason', 'locks']);
+  return { edits, later, changes: [{ seen, want }] };
 }
 
 /** Does a section heading name `wanted`, as its text or as an ADW `Git Worktree <name>`? */

@@ -19,15 +19,23 @@ export interface Added {
 }
 
 /**
- * What a transition decided: the edits, what to return, and what the edits
- * are meant to do to the board's reading (checked before anything is written,
- * see checkReading).
+ * What a transition decided: the edits, what to return (or, as `later`, how
+ * to build it once the lock is let go: the returned task needs nothing the
+ * lock guards, so building it need not keep others waiting), and what the
+ * edits are meant to do to the board's reading (checked before anything is
+ * written, see checkReading).
  */
-export interface Plan<T> {
+export type Plan<T> = PlanOf & ({ result: T } | { later: () => T });
+
+interface PlanOf {
   edits: Edit[];
-  result: T;
   changes: Changed[];
   added?: Added;
+}
+
+/** What a plan returns. */
+export function resultOf<T>(plan: Plan<T>): T {
+  return 'later' in plan ? plan.later() : plan.result;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { add as addToDocument } from '../board/add.js';
+import { resultOf } from '../board/plan.js';
 import { MdclaimError } from '../errors.js';
 import { applyEditsToBuffer } from '../format/edit.js';
 import type { Task } from '../format/task.js';
@@ -33,7 +34,7 @@ export async function addTask(c: Conn, board: number, text: string, section: str
   const doc = Buffer.concat([...parts, tail]);
   const change = addToDocument(doc.toString('latin1'), text, section);
   const next = splitDocument(applyEditsToBuffer(doc, change.edits).toString('latin1'));
-  const k = indexOfLine(next.rows, change.result.line);
+  const k = indexOfLine(next.rows, resultOf(change).line);
   if (next.rows.length !== old.length + 1 || k < 0) throw drift();
 
   const moved: { uid: string; row: Row }[] = [];

@@ -22,11 +22,11 @@ export interface StoreOptions {
   allowNetworkFs: boolean;
 }
 
-/** What a change decided: the edits to make (none: leave the file alone) and what to return. */
-export interface Change<T> {
-  edits: Edit[];
-  result: T;
-}
+/**
+ * What a change decided: the edits to make (none: leave the file alone) and
+ * what to return, or (`later`) how to build it once the lock is let go.
+ */
+export type Change<T> = { edits: Edit[]; result: T } | { edits: Edit[]; later: () => T };
 
 export interface HoldOptions {
   exclusive: boolean;
@@ -119,15 +119,16 @@ export class FileStore {
     const taken = this.take(true, this.opts.lockTimeoutMs);
     const { target, unlock } = taken instanceof Promise ? await taken : taken;
     let o: Opened | undefined;
+    let change: Change<T>;
     try {
       o = this.open(target, true);
       const { buf, src } = readAll(o);
-      const { edits, result } = decide(src);
-      if (edits.length > 0) this.write(o, target, buf, edits);
-      return result;
+      change = decide(src);
+      if (change.edits.length > 0) this.write(o, target, buf, change.edits);
     } finally {
       close0(o, unlock);
     }
+    return 'later' in change ? change.later() : change.result;
   }
 
   private write(o: Opened, target: LockTarget, buf: Buffer, edits: Edit[]): void {
