@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bytes } from '../src/format/bytes.js';
 import { parseDeclared } from '../src/format/declared.js';
-import { lockIndent, locksAfter, renderLock } from '../src/format/locks.js';
+import { lockIndent, locksAfter, mayHoldLocks, renderLock } from '../src/format/locks.js';
+import { mayHoldPaths } from '../src/board/held.js';
 import { normalisePath, overlaps } from '../src/format/paths.js';
 import { scanTasks } from '../src/format/scan.js';
 import { parseTags } from '../src/format/task.js';
@@ -135,5 +137,20 @@ describe('lock lines', () => {
     expect(line).toBe('  - 🔒 read docs/ünï.md since 2026-11-30T04:07:00Z');
     const again = bytes(`[ ] t\n${line}\n`);
     expect(locksAfter(again, scanTasks(again)[0]!.end)[0]).toMatchObject({ mode: 'read', path: 'docs/ünï.md', since: '2026-11-30T04:07:00Z' });
+  });
+});
+
+describe('the look for lock glyphs', () => {
+  it('finds a 🔒 wherever it stands, and nothing else, among other 4-byte characters and its own bytes in pieces', () => {
+    // Byte strings (one character a byte, as the board is read): whole glyphs, and the lock's bytes in pieces.
+    const piece = fc.constantFrom(bytes('🔒'), bytes('🟡'), bytes('✅'), 'x', '\n', ' ', '\x94\x92', '\xf0\x9f', '\xf0\x9f\x94', '\x9f\x94\x92', '{writes: a}', '{reads:b}', 'writes');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
+        const src = parts.join('');
+        expect(mayHoldLocks(src)).toBe(src.includes(bytes('🔒')));
+        expect(mayHoldPaths(src)).toBe(src.includes(bytes('🔒')) || /\{[ \t]*(?:writes|reads)[ \t]*:/.test(src));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

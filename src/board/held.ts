@@ -26,12 +26,13 @@ const DECLARES = /\{[ \t]*(?:writes|reads)[ \t]*:/;
 
 /**
  * Could anything on this board declare or lock a path? A few string
- * searches of the bytes (the words before the regex: a search for a word is
- * several times cheaper than the regex stopping at every tag's `{`); when
+ * searches of the bytes (a `{`, then the words, before the regex: a search
+ * for a word is several times cheaper than the regex stopping at every
+ * tag's `{`, and a board without braces declares nothing); when
  * none finds anything the path rule cannot apply, and a claim pays nothing more.
  */
 export function mayHoldPaths(src: ByteString): boolean {
-  return mayHoldLocks(src) || ((src.includes('writes') || src.includes('reads')) && DECLARES.test(src));
+  return mayHoldLocks(src) || (src.includes('{') && (src.includes('writes') || src.includes('reads')) && DECLARES.test(src));
 }
 
 /**

@@ -32,10 +32,20 @@ export interface LockLine extends PathLock {
 const LOCK = bytes('🔒');
 const LOCK_LINE = new RegExp(`^[ \\t]*(?:[-*+][ \\t]+)?${LOCK}[ \\t]+(write|read)[ \\t]+([^ \\t]+)(?:[ \\t]+since[ \\t]+(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?(?:Z|[+-]\\d{2}:\\d{2})))?[ \\t]*$`);
 
-/** Does the board hold a lock glyph anywhere? If not, no task has locks. */
+/**
+ * Does the board hold a lock glyph anywhere? If not, no task has locks. The
+ * search is for the glyph's last two bytes, then the whole glyph where they
+ * stand: its first byte starts every 4-byte UTF-8 character, as the 🟡 of
+ * every claimed line, and a search for it stops at each one.
+ */
 export function mayHoldLocks(src: ByteString): boolean {
-  return src.includes(LOCK);
+  for (let at = src.indexOf(LOCK_TAIL, 2); at >= 0; at = src.indexOf(LOCK_TAIL, at + 1)) {
+    if (src.startsWith(LOCK, at - 2)) return true;
+  }
+  return false;
 }
+
+const LOCK_TAIL = LOCK.slice(2);
 
 /** The lock lines directly after the task line that ends (before its line ending) at `taskEnd`. */
 export function locksAfter(src: ByteString, taskEnd: number): LockLine[] {
