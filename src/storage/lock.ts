@@ -67,11 +67,14 @@ export function acquire(attempt: LockAttempt, path: string, deadline: number, ti
   return waitFor(attempt, path, deadline, timeoutMs);
 }
 
-async function waitFor(attempt: LockAttempt, path: string, deadline: number, timeoutMs: number): Promise<void> {
-  if (attempt.queue) {
-    if (await attempt.queue(deadline)) return;
-    throw timedOut(attempt, path, timeoutMs);
-  }
+function waitFor(attempt: LockAttempt, path: string, deadline: number, timeoutMs: number): Promise<void> {
+  if (!attempt.queue) return poll(attempt, path, deadline, timeoutMs);
+  return attempt.queue(deadline).then((held) => {
+    if (!held) throw timedOut(attempt, path, timeoutMs);
+  });
+}
+
+async function poll(attempt: LockAttempt, path: string, deadline: number, timeoutMs: number): Promise<void> {
   for (let round = 0; ; round++) {
     const now = Date.now();
     if (deadline - now <= 0) throw timedOut(attempt, path, timeoutMs);
