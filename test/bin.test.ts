@@ -84,3 +84,25 @@ describe('the mdclaim bin', () => {
     expect(existsSync(`${cache}.tmp`)).toBe(false);
   });
 });
+
+describe('what a CLI call loads', () => {
+  /** The builtins a fresh `mdclaim next` loaded, run from the repository's bin. */
+  function loaded(args: string[]): string[] {
+    const board = boardFile('- [ ] one\n- [ ] two\n');
+    const out = join(dirname(board), 'loaded.txt');
+    const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MDCLAIM_'))), MDCLAIM_TEST_LOADED: out };
+    const fixture = join(ROOT, 'test/fixtures/loaded-builtins.cjs');
+    const r = spawnSync(process.execPath, ['-r', fixture, join(ROOT, 'bin/mdclaim.cjs'), 'next', '--file', board, ...args], { encoding: 'utf8', env });
+    expect(r.status, r.stderr).toBe(0);
+    return readFileSync(out, 'utf8').split('\n').filter(Boolean);
+  }
+
+  it('leaves node:child_process and node:crypto unloaded when it neither spawns nor makes up a name (each costs a fresh process milliseconds)', () => {
+    const got = loaded(['--by', 'w', '-q']);
+    expect(got).toContain('fs');
+    expect(got).not.toContain('child_process');
+    expect(got).not.toContain('crypto');
+    // The look can see a load: a claim that makes up its claimant's name needs node:crypto.
+    expect(loaded(['--json'])).toContain('crypto');
+  });
+});

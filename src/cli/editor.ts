@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { childProcess } from '../builtins.js';
 import { MdclaimError } from '../errors.js';
 
 /** `$VISUAL`, else `$EDITOR`, else `vi`, as most Unix tools choose. */
@@ -22,7 +22,7 @@ export function runEditor(editor: string, file: string): Promise<void> {
   process.on('SIGINT', ignore);
   process.on('SIGQUIT', ignore);
   return new Promise<void>((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', `${editor} "$@"`, editor, file], { stdio: 'inherit' });
+    const child = childProcess().spawn('/bin/sh', ['-c', `${editor} "$@"`, editor, file], { stdio: 'inherit' });
     child.on('error', (err) => reject(new MdclaimError('EDITOR', `cannot run the editor "${editor}": ${err.message}`, { cause: err })));
     child.on('exit', (code, signal) => {
       if (code === 0) resolve();

@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { randomHex } from '../builtins.js';
 import { usage } from '../errors.js';
 import type { Task } from '../format/task.js';
 import { has, one, type Parsed } from './args.js';
@@ -23,8 +23,7 @@ export function claimant(p: Parsed, generate: boolean): string {
   if (!generate) throw usage(`${p.command} needs --by (or MDCLAIM_BY): only the holder may do this`);
   // -q prints only the id: a claimant made up and never shown could not finish the task.
   if (has(p, 'quiet') && !has(p, 'json')) throw usage(`${p.command} -q needs --by (or MDCLAIM_BY): it prints only the id, and nobody could finish a claim under a name never shown`);
-  // node:crypto loads only here: most calls name themselves, and loading it costs ~2 ms.
-  return (createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto')).randomBytes(4).toString('hex');
+  return randomHex(4);
 }
 
 /** The one task argument of a task command (checked by the dispatcher). */

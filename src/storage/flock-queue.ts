@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { childProcess } from '../builtins.js';
 
 /** How a wait in the kernel's queue ended: the lock is ours, the deadline came first, or flock(1) could not wait for us. */
 export type QueueResult = 'held' | 'timeout' | 'unavailable';
@@ -48,7 +49,7 @@ export function queueFlock(fd: number, exclusive: boolean, deadline: number, unl
     const backstop = String(Math.min(Math.ceil(left / 1000) + 1, 1e9));
     let child: ChildProcess;
     try {
-      child = spawn('flock', [exclusive ? '-x' : '-s', '-w', backstop, '3'], { stdio: ['ignore', 'ignore', 'ignore', fd] });
+      child = childProcess().spawn('flock', [exclusive ? '-x' : '-s', '-w', backstop, '3'], { stdio: ['ignore', 'ignore', 'ignore', fd] });
     } catch {
       resolve('unavailable');
       return;

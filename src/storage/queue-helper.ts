@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { childProcess } from '../builtins.js';
 import { endWithUs, MAX_TIMER_MS, type QueueResult } from './flock-queue.js';
 
 /**
@@ -60,7 +61,7 @@ export class QueueHelper {
     let child: ChildProcess;
     try {
       // Its own process group: a Ctrl-C meant for this process's group does not end the helper under a wait (it ends with us, as above).
-      child = spawn('perl', ['-e', PROGRAM], { stdio: ['pipe', 'pipe', 'ignore', this.fd], detached: true });
+      child = childProcess().spawn('perl', ['-e', PROGRAM], { stdio: ['pipe', 'pipe', 'ignore', this.fd], detached: true });
     } catch {
       available = false;
       return;

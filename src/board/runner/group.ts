@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { childProcess } from '../../builtins.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { cannotRun } from './program.js';
@@ -81,7 +82,7 @@ export class ProcessGroup {
   static async start(argv: readonly string[], opts: GroupOptions): Promise<ProcessGroup> {
     const why = cannotRun(argv[0]!, opts.env, opts.cwd);
     if (why !== undefined) throw new Error(why);
-    const child = spawn('/bin/sh', ['-c', GATE, 'mdclaim-run', ...argv], {
+    const child = childProcess().spawn('/bin/sh', ['-c', GATE, 'mdclaim-run', ...argv], {
       cwd: opts.cwd,
       env: opts.env,
       detached: true,

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../../builtins.js';
 import type { Task } from '../../format/task.js';
 import { sectionMatches } from '../claim.js';
 import { stillClaimable } from '../claimable.js';
@@ -17,7 +17,7 @@ import { Watchdog } from './watchdog.js';
  */
 export async function runTasks(board: RunnerBoard, options: RunOptions): Promise<RunResult> {
   const s = settle(board, options);
-  const by = s.by ?? `run-${randomBytes(4).toString('hex')}`;
+  const by = s.by ?? `run-${randomHex(4)}`;
   const emit = (e: RunEventBody) => options.onEvent?.(stamp(e));
   const loop = new Loop(board, s, by, emit);
   const onSignal = (sig: StopSignal) => loop.stop(sig);

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { childProcess } from '../../builtins.js';
 import type { Writable } from 'node:stream';
 import { usage } from '../../errors.js';
 import type { Task } from '../../format/task.js';
@@ -152,7 +152,7 @@ export function failureReason(exit: GroupExit): string {
 /** `git rev-parse --short HEAD` in `cwd`, or undefined when that is not a git repository (or git is missing). */
 export function headCommit(cwd: string): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile('git', ['rev-parse', '--short', 'HEAD'], { cwd, timeout: 10_000 }, (err, out) => {
+    childProcess().execFile('git', ['rev-parse', '--short', 'HEAD'], { cwd, timeout: 10_000 }, (err, out) => {
       const commit = String(out).trim();
       resolve(err || !/^[A-Za-z0-9._/-]{1,64}$/.test(commit) ? undefined : commit);
     });

@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { childProcess } from '../../builtins.js';
 import type { Socket } from 'node:net';
 
 /**
@@ -79,7 +80,7 @@ export class Watchdog {
 
   /** Start a watchdog and hand it every group armed so far. */
   private start(): Promise<void> {
-    const child = spawn('/bin/sh', ['-c', SCRIPT, 'mdclaim-watchdog', String(this.graceMs)], {
+    const child = childProcess().spawn('/bin/sh', ['-c', SCRIPT, 'mdclaim-watchdog', String(this.graceMs)], {
       cwd: '/',
       detached: true,
       stdio: ['pipe', 'ignore', 'ignore'],

@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { childProcess } from '../../builtins.js';
 import { constants } from 'node:os';
 import { usage } from '../../errors.js';
 import { has } from '../args.js';
@@ -37,7 +38,7 @@ function runForwarding(cmd: string, args: string[]): Promise<number> {
     const stop = () => {
       for (const s of FORWARDED) process.off(s, forward);
     };
-    child = spawn(cmd, args, { stdio: 'inherit' });
+    child = childProcess().spawn(cmd, args, { stdio: 'inherit' });
     for (const s of early) child.kill(s);
     child.on('error', (err) => {
       stop();
