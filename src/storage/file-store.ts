@@ -8,7 +8,7 @@ import { refuseNetworkFs } from './fs-type.js';
 import { assertUnchanged } from './guard.js';
 import { ioError } from './io-error.js';
 import { retireDirLock } from './dir-lock.js';
-import { acquire, chooseLock, type Lock, type LockAttempt, type LockKind, type LockTarget } from './lock.js';
+import { acquire, chooseLock, type Lock, type LockKind, type LockTarget } from './lock.js';
 import { inPlaceRange, writeInPlace, writeReplace } from './write.js';
 
 export type WriteMode = 'auto' | 'replace';
@@ -174,7 +174,16 @@ export class FileStore {
       this.fsChecked = true;
     }
     this.lockedDirs.add(target.dir);
-    const deadline = Date.now() + timeoutMs;
+    return this.takeAt(target, exclusive, Date.now() + timeoutMs, timeoutMs);
+  }
+
+  /**
+   * One attempt at the lock of the target's directory. Held, it is checked to
+   * still stand for the directory the path names: one that was replaced while
+   * this process kept a descriptor of the old one is let go, and the lock of
+   * the one the path names now is taken instead, before the same deadline.
+   */
+  private takeAt(target: LockTarget, exclusive: boolean, deadline: number, timeoutMs: number): Taken | Promise<Taken> {
     const attempt = this.lock.attempt(target, exclusive);
     let waiting: Promise<void> | null;
     try {
@@ -183,37 +192,18 @@ export class FileStore {
       attempt.release();
       throw err;
     }
-    if (waiting === null) return this.taken(target, attempt) ?? this.takeAgain(target, exclusive, deadline, timeoutMs);
-    return waiting.then(
-      () => this.taken(target, attempt) ?? this.takeAgain(target, exclusive, deadline, timeoutMs),
-      (err: unknown) => {
+    const held = (): Taken | Promise<Taken> => {
+      if (attempt.stillNames && !attempt.stillNames()) {
         attempt.release();
-        throw err;
-      },
-    );
-  }
-
-  /** The lock as held, or null when the directory was replaced while this process kept a descriptor of the old one (let go: lock the one the path names now). */
-  private taken(target: LockTarget, attempt: LockAttempt): Taken | null {
-    if (attempt.stillNames && !attempt.stillNames()) {
-      attempt.release();
-      return null;
-    }
-    return { target, unlock: () => attempt.release() };
-  }
-
-  private async takeAgain(target: LockTarget, exclusive: boolean, deadline: number, timeoutMs: number): Promise<Taken> {
-    for (;;) {
-      const attempt = this.lock.attempt(target, exclusive);
-      try {
-        await (acquire(attempt, this.file, deadline, timeoutMs) ?? undefined);
-      } catch (err) {
-        attempt.release();
-        throw err;
+        return this.takeAt(target, exclusive, deadline, timeoutMs);
       }
-      const held = this.taken(target, attempt);
-      if (held) return held;
-    }
+      return { target, unlock: () => attempt.release() };
+    };
+    if (waiting === null) return held();
+    return waiting.then(held, (err: unknown) => {
+      attempt.release();
+      throw err;
+    });
   }
 
   /** Open the board the path names now; the lock is held, so it stays that file until we let go. */
