@@ -1,14 +1,13 @@
 import { MdclaimError, usage } from '../errors.js';
 import { bytes, utf8, type ByteString } from '../format/bytes.js';
 import { formatDuration } from '../format/duration.js';
-import type { Edit } from '../format/edit.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
 import { settledRun } from '../format/settled-run.js';
 import { claimTimes, parseTags, reshaped, textBetween, type Task } from '../format/task.js';
 import { blockingHold, cutoff, isClaimable, isLapsedAt, type Cutoff } from './claimable.js';
 import { notClaimable } from './conflict.js';
 import { boardHolds, declaredOf, heldBy, holdsOf, mayHoldPaths, type Hold, type Paths } from './held.js';
-import { dropLocks, type Changed, type Plan } from './plan.js';
+import { dropLocks, markerEdit, type Changed, type Plan } from './plan.js';
 import { lookup, seenAt, taskOf, walk, walkLines, type Seen } from './walk.js';
 
 export interface ClaimArgs {
@@ -33,11 +32,12 @@ export interface NextFilter {
 function claimChange(src: ByteString, seen: Seen, args: ClaimArgs, renewal = false): Plan<Task> {
   const claimedAt = formatClaimedAt(args.now);
   const marker = { status: 'claimed' as const, by: args.by, claimedAt, leaseMs: args.leaseMs };
-  const bytesOf = bytes(renderMarker(marker));
-  const edits: Edit[] = [{ start: seen.t.markerStart, end: seen.t.marker.end, bytes: bytesOf }, ...(renewal ? [] : dropLocks(src, seen))];
+  const edits = [markerEdit(seen, bytes(renderMarker(marker))), ...(renewal ? [] : dropLocks(src, seen))];
+  const text = utf8(src, seen.text[0], seen.text[1]);
   // A renewal says nothing of the locks: they stay as they read (see checkReading).
-  const want: Changed['want'] = { status: 'claimed', text: utf8(src, seen.text[0], seen.text[1]), by: args.by, claimedAt, lease: formatDuration(args.leaseMs), ...(renewal ? {} : { locks: [] }) };
-  const later = () => reshaped(taskOf(src, seen), { status: 'claimed', by: args.by, ...claimTimes(marker) }, renewal ? ['commit', 'reason'] : ['commit', 'reason', 'locks']);
+  const want: Changed['want'] = { status: 'claimed', text, by: args.by, claimedAt, lease: formatDuration(args.leaseMs), ...(renewal ? {} : { locks: [] }) };
+  const drop = renewal ? (['commit', 'reason'] as const) : (['commit', 'reason', 'locks'] as const);
+  const later = () => reshaped(taskOf(src, seen), { status: 'claimed', by: args.by, ...claimTimes(marker) }, drop);
   return { edits, later, changes: [{ seen, want }] };
 }
 

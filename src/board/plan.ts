@@ -43,7 +43,12 @@ export function resultOf<T>(plan: Plan<T>): T {
  * same task's lock lines (see dropLocks), made in the same write.
  */
 export function markerPlan(seen: Seen, marker: string, result: Task, more: readonly Edit[] = []): Plan<Task> {
-  return { edits: [{ start: seen.t.markerStart, end: seen.t.marker.end, bytes: marker }, ...more], result, changes: [{ seen, want: wantOf(result) }] };
+  return { edits: [markerEdit(seen, marker), ...more], result, changes: [{ seen, want: wantOf(result) }] };
+}
+
+/** The edit that puts `marker` in place of the task's marker. */
+export function markerEdit(seen: Seen, marker: string): Edit {
+  return { start: seen.t.markerStart, end: seen.t.marker.end, bytes: marker };
 }
 
 /** What the task must read as after the change: its fields, its text, and its locks (none when `t` has none). */

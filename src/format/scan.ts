@@ -220,7 +220,6 @@ export function scanTasks(src: ByteString): TaskLine[] {
   return out;
 }
 
-
 /** The last run matched (see matchRun). */
 let lastRun: { run: RegExp; src: ByteString; from: number; end: number; lines: number } | null = null;
 
