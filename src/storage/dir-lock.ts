@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, statSync } from 'node:fs';
 import { MdclaimError } from '../errors.js';
-import { MAX_TIMER_MS, queueFlock, type QueueResult } from './flock-queue.js';
+import { atDeadline } from './deadline.js';
+import { queueFlock, type QueueResult } from './flock-queue.js';
 import { QueueHelper } from './queue-helper.js';
 
 export interface FlockFn {
@@ -18,7 +19,8 @@ interface Request {
   deadline: number;
   resolve: (held: boolean) => void;
   reject: (err: unknown) => void;
-  timer: NodeJS.Timeout | undefined;
+  /** Cancels its deadline's timer. */
+  cancel: () => void;
 }
 
 /**
@@ -91,7 +93,7 @@ export class DirLock {
   /** Wait for it, in turn, until `deadline` (ms since the epoch): true once held, false at the deadline. */
   take(exclusive: boolean, deadline: number): Promise<boolean> {
     return new Promise((resolve, reject) => {
-      const req: Request = { exclusive, deadline, resolve, reject, timer: undefined };
+      const req: Request = { exclusive, deadline, resolve, reject, cancel: () => {} };
       this.queue.push(req);
       this.armTimeout(req);
       this.pump();
@@ -117,20 +119,18 @@ export class DirLock {
 
   /** A request not at the head (or at the head but polling) gives up at its own deadline. */
   private armTimeout(req: Request): void {
-    const rest = req.deadline - Date.now();
-    req.timer = setTimeout(() => {
-      if (req.deadline - Date.now() > 0) return this.armTimeout(req); // a deadline past the longest timer: wait on
+    req.cancel = atDeadline(req.deadline, () => {
       if (this.waiting && this.queue[0] === req) return; // its kernel wait ends at the same deadline and says so
       const at = this.queue.indexOf(req);
       if (at < 0) return;
       this.queue.splice(at, 1);
       req.resolve(false);
       this.pump();
-    }, Math.max(0, Math.min(rest, MAX_TIMER_MS)));
+    });
   }
 
   private settle(req: Request, held: boolean | { error: unknown }): void {
-    clearTimeout(req.timer);
+    req.cancel();
     const at = this.queue.indexOf(req);
     if (at >= 0) this.queue.splice(at, 1);
     if (typeof held === 'boolean') req.resolve(held);

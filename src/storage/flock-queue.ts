@@ -1,11 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { childProcess } from '../builtins.js';
+import { atDeadline } from './deadline.js';
 
 /** How a wait in the kernel's queue ended: the lock is ours, the deadline came first, or flock(1) could not wait for us. */
 export type QueueResult = 'held' | 'timeout' | 'unavailable';
-
-/** Longest delay setTimeout takes as given; a longer one fires at once. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** False once flock(1) proved missing: every later wait polls without trying to spawn it again. */
 let available = true;
@@ -54,27 +52,20 @@ export function queueFlock(fd: number, exclusive: boolean, deadline: number, unl
       resolve('unavailable');
       return;
     }
-    let timer: NodeJS.Timeout | undefined;
     let timedOut = false;
-    const arm = () => {
-      const rest = deadline - Date.now();
-      if (rest > 0) {
-        timer = setTimeout(arm, Math.min(rest, MAX_TIMER_MS));
-        return;
-      }
+    // This timer, not the child, keeps the process alive while it waits: unref'd, the child holds nothing up.
+    const cancel = atDeadline(deadline, () => {
       timedOut = true;
       child.kill('SIGKILL');
       child.ref(); // the timer is spent: keep the process alive until the child is reaped and the wait settles
-    };
-    // This timer, not the child, keeps the process alive while it waits: unref'd, the child holds nothing up.
-    arm();
+    });
     child.unref();
     const forget = endWithUs(child);
     let settled = false;
     const done = (result: QueueResult) => {
       if (settled) return; // a failed spawn reports both 'error' and 'exit'
       settled = true;
-      clearTimeout(timer);
+      cancel();
       forget();
       resolve(result);
     };

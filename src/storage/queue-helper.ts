@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { childProcess } from '../builtins.js';
-import { endWithUs, MAX_TIMER_MS, type QueueResult } from './flock-queue.js';
+import { atDeadline } from './deadline.js';
+import { endWithUs, type QueueResult } from './flock-queue.js';
 
 /**
  * The helper's whole program. It inherits our directory descriptor as fd 3,
@@ -101,12 +102,12 @@ export class QueueHelper {
   wait(exclusive: boolean, deadline: number): Promise<QueueResult> {
     const child = this.child!;
     return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
+      let cancel = () => {};
       let settled = false;
       const done = (result: QueueResult) => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        cancel();
         this.reply = null;
         this.onGone = null;
         resolve(result);
@@ -118,21 +119,15 @@ export class QueueHelper {
       };
       this.onGone = gone('unavailable');
       this.reply = (c) => c === 'k' && done('held');
-      const arm = () => {
-        const rest = deadline - Date.now();
-        if (rest > 0) {
-          timer = setTimeout(arm, Math.min(rest, MAX_TIMER_MS));
-          return;
-        }
+      // This timer keeps the process alive while it waits: the child and its pipes hold nothing up.
+      cancel = atDeadline(deadline, () => {
         this.onGone = gone('timeout');
         this.reply = null;
         this.ready = false;
         child.ref(); // keep the process alive until it is reaped and the wait settles
         this.killing = true;
         child.kill('SIGKILL');
-      };
-      // This timer keeps the process alive while it waits: the child and its pipes hold nothing up.
-      arm();
+      });
       child.stdin!.write(exclusive ? 'x' : 's');
     });
   }
