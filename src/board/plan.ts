@@ -33,10 +33,8 @@ interface PlanOf {
   added?: Added;
 }
 
-/** What a plan returns. */
-export function resultOf<T>(plan: Plan<T>): T {
-  return 'later' in plan ? plan.later() : plan.result;
-}
+/** What a plan returns (a plan is the change FileStore.update makes). */
+export { resultOf } from '../storage/file-store.js';
 
 /**
  * Rewrite one task's marker: the common transition. `more` are edits of the

@@ -28,6 +28,11 @@ export interface StoreOptions {
  */
 export type Change<T> = { edits: Edit[]; result: T } | { edits: Edit[]; later: () => T };
 
+/** What a change returns: its result, or the one `later` builds. */
+export function resultOf<T>(change: Change<T>): T {
+  return 'later' in change ? change.later() : change.result;
+}
+
 export interface HoldOptions {
   exclusive: boolean;
   /** Default: the store's lock timeout. */
@@ -128,7 +133,7 @@ export class FileStore {
     } finally {
       close0(o, unlock);
     }
-    return 'later' in change ? change.later() : change.result;
+    return resultOf(change);
   }
 
   private write(o: Opened, target: LockTarget, buf: Buffer, edits: Edit[]): void {
