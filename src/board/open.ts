@@ -16,8 +16,26 @@ export function openBoard(location: string, options?: OpenOptions): TaskBoard;
 export function openBoard(location: string, options: OpenOptions = {}): TaskBoard {
   if (typeof location !== 'string' || location === '') throw usage('openBoard: the path or URL must be a non-empty string');
   if (isPgUrl(location)) {
-    const { lease, pool, connectTimeout } = options;
-    return new PgBoard(location, { ...(lease === undefined ? {} : { lease }), ...(pool === undefined ? {} : { pool }), ...(connectTimeout === undefined ? {} : { connectTimeout }) });
+    // Options about the file cannot hold for rows: refused, not dropped (a file board leaves pool and connectTimeout, which tune nothing there, unused).
+    for (const [name, why] of FILE_ONLY) {
+      if (options[name] !== undefined) throw usage(`${name} does not apply to a PostgreSQL board: ${why}`);
+    }
+    const { lease, pool, connectTimeout, lockTimeout, durable } = options;
+    return new PgBoard(location, {
+      ...(lease === undefined ? {} : { lease }),
+      ...(pool === undefined ? {} : { pool }),
+      ...(connectTimeout === undefined ? {} : { connectTimeout }),
+      ...(lockTimeout === undefined ? {} : { lockTimeout }),
+      ...(durable === undefined ? {} : { durable }),
+    });
   }
   return new Board(location, options);
 }
+
+/** What a PostgreSQL board refuses, and why. */
+const FILE_ONLY: ReadonlyArray<readonly [keyof BoardOptions, string]> = [
+  ['write', 'a PostgreSQL board has no file to write in place or replace; every change is one transaction'],
+  ['lock', 'a PostgreSQL board takes its locks in the database, not on a file'],
+  ['allowNetworkFs', 'a PostgreSQL board is not on a file system'],
+  ['now', 'a PostgreSQL board decides on the server\'s clock alone'],
+];

@@ -133,9 +133,10 @@ Options:
       --replace         import: overwrite a board that already has tasks
       --from URL        export: the PostgreSQL board to print
       --write MODE      auto (default) or replace: always write a new file and
-                        rename it over (or MDCLAIM_WRITE)
-      --durable         fsync before returning
-      --lock-timeout D  give up waiting for the lock after D (default 10s)
+                        rename it over (or MDCLAIM_WRITE); file boards only
+      --durable         fsync before returning (PostgreSQL: synchronous_commit=on)
+      --lock-timeout D  give up waiting for the lock after D (default 10s;
+                        PostgreSQL: each wait for a row or board lock)
       --shared          lock: hold the lock shared (other readers run, writers wait)
       --loop, --interval D, --until-settled, --concurrency K, --max N,
       --grace D, --events FILE, --fail-on-signal, --no-commit

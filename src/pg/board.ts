@@ -29,6 +29,10 @@ export interface PgBoardOptions {
   pool?: number;
   /** Give up connecting after this long (default `connect_timeout` in the URL, else `10s`). */
   connectTimeout?: string | number;
+  /** Give up each wait for a row or advisory lock after this long (default `MDCLAIM_LOCK_TIMEOUT` or `10s`; LOCK_TIMEOUT). */
+  lockTimeout?: string | number;
+  /** Every commit waits for the WAL flush (`synchronous_commit=on`) even where the URL or the server turned that off (default: the server's setting). */
+  durable?: boolean;
 }
 
 const LIST = `SELECT ${locksColumn('t')}, ${taskColumns(
@@ -59,7 +63,8 @@ export class PgBoard implements TaskBoard, PathLocking {
     const pool = options.pool ?? 4;
     if (!Number.isInteger(pool) || pool < 1) throw usage(`pool must be a whole number ≥ 1, got ${String(pool)}`);
     const connectTimeoutMs = options.connectTimeout === undefined ? (this.target.connectTimeoutMs ?? 10_000) : parseDuration(options.connectTimeout, 'connectTimeout');
-    this.db = new Db(this.target, { max: pool, connectTimeoutMs });
+    const lockTimeoutMs = parseDuration(options.lockTimeout ?? process.env['MDCLAIM_LOCK_TIMEOUT'] ?? '10s', 'lockTimeout');
+    this.db = new Db(this.target, { max: pool, connectTimeoutMs, lockTimeoutMs, durable: options.durable === true });
     this.listener = new WorkListener(this.db, () => this.board());
   }
 

@@ -7,6 +7,10 @@ export interface DbOptions {
   /** Most connections this board keeps open (the CLI uses 1). */
   max: number;
   connectTimeoutMs: number;
+  /** Each wait for a row or advisory lock gives up after this long (LOCK_TIMEOUT). */
+  lockTimeoutMs: number;
+  /** Every commit waits for its WAL flush (`synchronous_commit=on`), whatever the URL or the server says. */
+  durable: boolean;
 }
 
 /** What a statement runs on: a pooled connection, inside or outside a transaction. */
@@ -14,6 +18,8 @@ export interface Conn {
   query<R extends QueryResultRow = QueryResultRow>(sql: string, params?: unknown[]): Promise<R[]>;
 }
 
+// lock_not_available: a wait for a lock outlasted lock_timeout.
+const LOCK_TIMEOUT = '55P03';
 // Codes a whole operation may simply run again for: nothing of it was committed.
 const RETRY = new Set(['40001', '40P01']);
 // What the server or the network says when there is no session to be had.
@@ -61,7 +67,7 @@ export class Db {
   /** A connection of its own, outside the pool (LISTEN needs one that stays put). */
   async dedicated(): Promise<import('pg').Client> {
     const pg = await loadPg();
-    const client = new pg.Client({ connectionString: this.target.connectionString, connectionTimeoutMillis: this.opts.connectTimeoutMs });
+    const client = new pg.Client(this.config());
     client.on('error', () => {});
     try {
       await client.connect();
@@ -80,9 +86,8 @@ export class Db {
   private async connect(): Promise<PoolClient> {
     this.pool ??= loadPg().then((pg) => {
       const pool = new pg.Pool({
-        connectionString: this.target.connectionString,
+        ...this.config(),
         max: this.opts.max,
-        connectionTimeoutMillis: this.opts.connectTimeoutMs,
         // A script that forgets close() still exits once its work is done.
         allowExitOnIdle: true,
       });
@@ -97,10 +102,29 @@ export class Db {
     }
   }
 
+  /**
+   * What every connection of this board is opened with: the lock timeout as
+   * a startup parameter (PostgreSQL's 0 would mean never, so at least 1 ms),
+   * and for a durable board `-c synchronous_commit=on` after the URL's own
+   * `options`, where the later setting wins.
+   */
+  private config(): import('pg').ClientConfig {
+    let connectionString = this.target.connectionString;
+    if (this.opts.durable) {
+      const url = new URL(connectionString);
+      url.searchParams.set('options', `${url.searchParams.get('options') ?? ''} -c synchronous_commit=on`.trim());
+      connectionString = url.toString();
+    }
+    return { connectionString, connectionTimeoutMillis: this.opts.connectTimeoutMs, lock_timeout: Math.max(1, this.opts.lockTimeoutMs) };
+  }
+
   /** One line, naming the server as postgres://user@host:port/db and never the password. */
   private error(err: unknown, connecting: boolean): MdclaimError {
     const e = err as { code?: string; message?: string };
     const why = (e.message ?? String(err)).replace(/\s*\n\s*/g, ' ');
+    if (e.code === LOCK_TIMEOUT) {
+      return new MdclaimError('LOCK_TIMEOUT', `${this.target.display}?board=${this.target.board}: lock still held by another session after ${this.opts.lockTimeoutMs} ms`, { cause: err });
+    }
     if (connecting || (e.code !== undefined && (CONNECT_CODES.has(e.code) || CONNECT_SQLSTATES.has(e.code))) || /Connection terminated|timeout expired/i.test(why)) {
       return new MdclaimError('IO', `cannot connect to ${this.target.display} (${connectReason(e)})`, { cause: err });
     }
