@@ -45,8 +45,22 @@ export function declaredOf(src: ByteString, s: Seen, strict: boolean): Paths {
   const brace = src.indexOf('{', s.text[0]);
   if (brace < 0 || brace >= s.text[1]) return NONE;
   const d = parseDeclared(utf8(src, s.text[0], s.text[1]));
-  if (strict && d.errors.length > 0) throw usage(`line ${s.t.line} declares ${d.errors[0]} (fix the line to claim it)`);
+  if (strict && d.errors.length > 0) throw badDeclaration(s.t.line, d.errors[0]!);
   return d.writes.length === 0 && d.reads.length === 0 ? NONE : { writes: d.writes, reads: d.reads };
+}
+
+/**
+ * A task about to be claimed whose line declares a path that does not
+ * normalise (one leaving the tree, say) is refused on every board, naming the
+ * line: claimed, it would hold nothing there, and another claim could write it.
+ */
+export function refuseBadDeclaration(text: string, line: number): void {
+  const errors = parseDeclared(text).errors;
+  if (errors.length > 0) throw badDeclaration(line, errors[0]!);
+}
+
+function badDeclaration(line: number, error: string): MdclaimError {
+  return usage(`line ${line} declares ${error} (fix the line to claim it)`);
 }
 
 /** What one task line holds now: its declared paths and its locks while its claim is live, else nothing. */

@@ -1,5 +1,6 @@
 import { MdclaimError, usage } from '../errors.js';
 import { notClaimable } from '../board/conflict.js';
+import { refuseBadDeclaration } from '../board/held.js';
 import type { Task } from '../format/task.js';
 import type { Conn } from './db.js';
 import { logged } from './history-sql.js';
@@ -113,6 +114,8 @@ export async function claimById(c: Conn, a: { board: number; id: string; by: str
  * claim won the race, and this one rolls back (docs/postgres.md).
  */
 async function pathsStillFree(c: Conn, board: number, r: TaskRow): Promise<void> {
+  // The row keeps only the paths that normalise; its text still says what the line declares (USAGE rolls the claim back).
+  refuseBadDeclaration(r.body.subarray(0, r.text_end).toString('utf8'), r.line);
   if (r.writes.length === 0 && r.reads.length === 0) return;
   await lockBoardPaths(c, board);
   const [raced] = await c.query(`SELECT 1 FROM mdclaim.blocking_holds($1, $2, $3, $4) LIMIT 1`, [board, r.uid, r.writes, r.reads]);

@@ -25,6 +25,27 @@ describe.each(kinds)('path locks on the $name board', (kind) => {
     return { ...m, board: m.board as PathBoard };
   }
 
+  it('refuses to claim a task declaring a path that leaves the tree, by next and by id, as USAGE naming the line; the board unchanged', async () => {
+    const m = await make('A {writes: ../outside.ts}', 'B');
+    const before = await m.bytes();
+    for (const attempt of [m.board.next({ by: 'x' }), m.board.claim(await idOf(m.board, 'A'), { by: 'x' })]) {
+      const err = await errorOf(attempt);
+      expect(err.code).toBe('USAGE');
+      expect(err.message).toBe('line 3 declares path "../outside.ts" leaves the board\'s directory (fix the line to claim it)');
+      expect((await m.bytes()).equals(before)).toBe(true);
+    }
+    // The line fixed by hand is claimable as any other.
+    expect((await m.board.claim(await idOf(m.board, 'B'), { by: 'x' })).status).toBe('claimed');
+  });
+
+  it('refuses to add a task declaring a path that leaves the tree, and adds one that declares good paths', async () => {
+    const m = await make('A');
+    const before = await m.bytes();
+    expect((await errorOf(m.board.add('B {writes: src/../../x.ts}'))).message).toBe('the task declares path "src/../../x.ts" leaves the board\'s directory');
+    expect((await m.bytes()).equals(before)).toBe(true);
+    expect(await m.board.add('B {writes: ./src/x.ts} {be}')).toMatchObject({ writes: ['src/x.ts'], tags: ['be'] });
+  });
+
   it('keeps a writer off a file and a directory a live claim writes, and says who holds what where', async () => {
     const b = await make('A {writes: src/auth/login.ts}', 'B {writes: ./src//auth/login.ts}', 'C {writes: src/auth/}', 'D {writes: src/other.ts}');
     const a = await b.board.claim(await idOf(b.board, 'A'), { by: 'dana' });
