@@ -28,8 +28,9 @@ describe.each(kinds)('path locks on the $name board', (kind) => {
   it('refuses to claim a task declaring a path that leaves the tree, by next and by id, as USAGE naming the line; the board unchanged', async () => {
     const m = await make('A {writes: ../outside.ts}', 'B');
     const before = await m.bytes();
-    for (const attempt of [m.board.next({ by: 'x' }), m.board.claim(await idOf(m.board, 'A'), { by: 'x' })]) {
-      const err = await errorOf(attempt);
+    const id = await idOf(m.board, 'A');
+    for (const attempt of [() => m.board.next({ by: 'x' }), () => m.board.claim(id, { by: 'x' })]) {
+      const err = await errorOf(attempt());
       expect(err.code).toBe('USAGE');
       expect(err.message).toBe('line 3 declares path "../outside.ts" leaves the board\'s directory (fix the line to claim it)');
       expect((await m.bytes()).equals(before)).toBe(true);
