@@ -114,6 +114,30 @@ interface Table {
   right?: number[];
 }
 
+/**
+ * The file board, SQLite and the PostgreSQL board side by side, from this
+ * run's tables (README's comparison); null unless the run raced PostgreSQL
+ * in the uncontended and both contended cases.
+ */
+export function storageTable(r: Results): Table | null {
+  const u = r.uncontended;
+  const runs = [r.contended, r.contendedMany];
+  if (!u?.claimers['postgres'] || runs.some((c) => !c?.claimers.postgres)) return null;
+  const one = (names: string[]) => names.map((n) => num(u.claimers[n]!.claimsPerSec.median));
+  const many = (c: ContendedResult) =>
+    (['mdclaim', 'sqlite', 'postgres'] as const).map((k) => `${num(c.claimers[k]!.claimsPerSec.median)}, ${num(c.claimers[k]!.p99Ms)} ms`);
+  return {
+    title: 'The file board beside SQLite and PostgreSQL',
+    head: ['case', 'file board', 'SQLite', 'PostgreSQL'],
+    rows: [
+      ['one process, durability off (PostgreSQL `synchronous_commit=off`): claims/s', ...one(['mdclaim', 'sqlite-normal', 'postgres'])],
+      ['one process, durability on: claims/s', ...one(['mdclaim-durable', 'sqlite-full', 'postgres-durable'])],
+      ...runs.map((c) => [`${c!.workers} processes on one ${num(c!.tasks)}-task board: claims/s, p99`, ...many(c!)]),
+    ],
+    right: [1, 2, 3],
+  };
+}
+
 export function tables(r: Results): Table[] {
   const out: Table[] = [];
   const u = r.uncontended;

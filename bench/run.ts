@@ -7,7 +7,7 @@ import { contended } from './contended.js';
 import { scalingSvg } from './svg.js';
 import { scaling } from './scaling.js';
 import { commandStart } from './start.js';
-import { tables, targets, toMarkdown, toText, type Results } from './report.js';
+import { storageTable, tables, targets, toMarkdown, toText, type Results } from './report.js';
 import { uncontended } from './uncontended.js';
 import { progress, removeTempDirs } from './util.js';
 import { dropPgBoards, PG_URL, pgUnreachable } from './pg.js';
@@ -107,6 +107,10 @@ function writeDocs(results: Results, meta: ReturnType<typeof machine>): void {
     '',
     toMarkdown(targetTable),
   ].join('\n'));
+  const storages = storageTable(results);
+  if (storages) {
+    replaceBlock(README, '<!-- pg-bench:start -->', '<!-- pg-bench:end -->', [`From the same run (${when}):`, '', toMarkdown([storages])].join('\n'));
+  }
   if (results.scaling) {
     const caption = ['claims on a half-claimed board; reap of a board with 10% stale claims', `${meta.date}, ${meta.nproc} × ${meta.cpu}, Node ${meta.node}`];
     writeFileSync(SVG, scalingSvg(results.scaling, caption));
