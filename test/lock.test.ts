@@ -83,6 +83,43 @@ describe('the lock is flock(2) on the board’s directory', () => {
   });
 });
 
+describe('a board object kept between operations, whose path changes meanwhile', () => {
+  // The object locks where the path led last time without looking again; the open under the lock must catch every change.
+  it('locks and claims where a symlink put in place since leads, and refuses a directory or nothing as a fresh object would', async () => {
+    const file = boardFile(BOARD);
+    const board = openBoard(file, { lockTimeout: 300 });
+    expect((await board.next({ by: 'w' }))?.text).toBe('one');
+    // The path becomes a symlink to a board in another directory.
+    const other = boardFile('- [ ] elsewhere\n');
+    const { renameSync, rmSync, mkdirSync, symlinkSync, readlinkSync } = await import('node:fs');
+    const kept = `${file}.kept`;
+    renameSync(file, kept);
+    symlinkSync(other, file);
+    // The other board's directory is locked: the claim waits there (and times out), not in the old directory.
+    const held = (await flock1(dirname(other), 1500)).released;
+    const err = await board.next({ by: 'w' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MdclaimError);
+    expect((err as MdclaimError).code).toBe('LOCK_TIMEOUT');
+    await held;
+    expect((await board.next({ by: 'w' }))?.text).toBe('elsewhere');
+    expect(read(other)).toMatch(/^- \[🟡, w, .*\] elsewhere\n$/);
+    expect(readlinkSync(file)).toBe(other);
+    expect(read(kept)).toMatch(/^- \[🟡, w, .*\] one\n- \[ \] two\n$/);
+    // A directory, then nothing, where the board was: the same errors as a board object opened now.
+    const fresh = async () => (await openBoard(file).list().catch((e: unknown) => e)) as MdclaimError;
+    rmSync(file);
+    mkdirSync(file);
+    for (const op of [() => board.list(), () => board.next({ by: 'w' })]) {
+      const e = (await op().catch((x: unknown) => x)) as MdclaimError;
+      expect([e.code, e.message]).toEqual([(await fresh()).code, (await fresh()).message]);
+      expect(e.message).toMatch(/not a regular file/);
+    }
+    rmSync(file, { recursive: true });
+    const gone = (await board.next({ by: 'w' }).catch((x: unknown) => x)) as MdclaimError;
+    expect([gone.code, gone.message]).toEqual([(await fresh()).code, (await fresh()).message]);
+  });
+});
+
 describe('without fs-ext', () => {
   /** The CLI in a process where `fs-ext` cannot load, with only the MDCLAIM_* variables given. */
   const noFsExt = (args: string[], extra: Record<string, string> = {}) => {

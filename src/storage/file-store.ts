@@ -45,6 +45,11 @@ interface Taken {
   unlock: () => void;
 }
 
+/** The lock, held, and the board opened under it: what read and update work on. */
+interface Held extends Taken {
+  o: Opened;
+}
+
 interface Opened {
   fd: number;
   /** Stat of the descriptor: identity, mode, links (sizes come from reading). */
@@ -74,6 +79,13 @@ export class FileStore {
   private cleanedAt = 0;
   /** Directories this store has locked, for close(). */
   private readonly lockedDirs = new Set<string>();
+  /**
+   * Where the last operation found the board, when the path named a regular
+   * file itself, not a symlink: the next read or update locks that directory
+   * without an lstat, and the open under the lock (O_NOFOLLOW) finds out if
+   * the path has become a symlink since (see lockAndOpen).
+   */
+  private direct: LockTarget | null = null;
 
   constructor(readonly file: string, private readonly opts: StoreOptions) {}
 
@@ -93,7 +105,9 @@ export class FileStore {
    * of this process wait for it like everyone else's.
    */
   async hold(options: HoldOptions): Promise<() => void> {
-    const { unlock } = await this.take(options.exclusive, options.timeoutMs ?? this.opts.lockTimeoutMs);
+    const timeoutMs = options.timeoutMs ?? this.opts.lockTimeoutMs;
+    // Always resolved afresh: nothing is opened under this lock to find out that the path has moved.
+    const { unlock } = await this.take(options.exclusive, Date.now() + timeoutMs, timeoutMs, null);
     let done = false;
     return () => {
       if (!done) (done = true), unlock();
@@ -108,11 +122,9 @@ export class FileStore {
 
   /** Read under a shared lock: an in-place write is never seen half done. */
   async read<T>(decide: (src: ByteString) => T): Promise<T> {
-    const taken = this.take(false, this.opts.lockTimeoutMs);
-    const { target, unlock } = taken instanceof Promise ? await taken : taken;
-    let o: Opened | undefined;
+    const held = this.lockAndOpen(false, Date.now() + this.opts.lockTimeoutMs);
+    const { o, unlock } = held instanceof Promise ? await held : held;
     try {
-      o = this.open(target, false);
       return decide(readAll(o).src);
     } finally {
       close0(o, unlock);
@@ -121,12 +133,10 @@ export class FileStore {
 
   /** Read, decide and write under the exclusive lock. */
   async update<T>(decide: (src: ByteString) => Change<T>): Promise<T> {
-    const taken = this.take(true, this.opts.lockTimeoutMs);
-    const { target, unlock } = taken instanceof Promise ? await taken : taken;
-    let o: Opened | undefined;
+    const held = this.lockAndOpen(true, Date.now() + this.opts.lockTimeoutMs);
+    const { o, target, unlock } = held instanceof Promise ? await held : held;
     let change: Change<T>;
     try {
-      o = this.open(target, true);
       const { buf, src } = readAll(o);
       change = decide(src);
       if (change.edits.length > 0) this.write(o, target, buf, change.edits);
@@ -168,18 +178,49 @@ export class FileStore {
   }
 
   /**
-   * Resolve the board's real directory, take the lock there, and give it back
-   * with the target; one deadline however long the wait. Taken at once, the
-   * result comes without a promise (see acquire).
+   * Take the lock and open the board under it (writable for an exclusive
+   * lock); taken at once, without a promise. When the lock was taken where
+   * the path led last time and the path is a symlink now, the lock is let go
+   * and the path resolved again, before the same deadline.
    */
-  private take(exclusive: boolean, timeoutMs: number): Taken | Promise<Taken> {
-    const target = resolve(this.file);
+  private lockAndOpen(exclusive: boolean, deadline: number): Held | Promise<Held> {
+    const cached = this.direct;
+    const taken = this.take(exclusive, deadline, this.opts.lockTimeoutMs, cached);
+    const opened = ({ target, unlock }: Taken): Held | Promise<Held> => {
+      let o: Opened;
+      try {
+        o = this.open(target, exclusive);
+      } catch (err) {
+        unlock();
+        if (target !== cached) throw err;
+        // Not resolved for this operation: the path may have become a symlink (ELOOP), a directory or nothing since
+        // the last. Resolved again, it is locked where it leads, or refused as it would have been at the start.
+        this.direct = null;
+        return this.lockAndOpen(exclusive, deadline);
+      }
+      return { target, unlock, o };
+    };
+    return taken instanceof Promise ? taken.then(opened) : opened(taken);
+  }
+
+  /**
+   * Resolve the board's real directory (unless `known`), take the lock
+   * there, and give it back with the target; one deadline however long the
+   * wait. Taken at once, the result comes without a promise (see acquire).
+   */
+  private take(exclusive: boolean, deadline: number, timeoutMs: number, known: LockTarget | null): Taken | Promise<Taken> {
+    let target = known;
+    if (target === null) {
+      const found = resolve(this.file);
+      target = found.target;
+      this.direct = found.direct ? target : null;
+    }
     if (!this.fsChecked) {
       refuseNetworkFs(target.dir, this.opts.allowNetworkFs, this.file);
       this.fsChecked = true;
     }
     this.lockedDirs.add(target.dir);
-    return this.takeAt(target, exclusive, Date.now() + timeoutMs, timeoutMs);
+    return this.takeAt(target, exclusive, deadline, timeoutMs);
   }
 
   /**
@@ -239,7 +280,7 @@ export class FileStore {
  * board takes one lock. Only the last component needs resolving: opening the
  * directory follows the others.
  */
-function resolve(file: string): LockTarget {
+function resolve(file: string): { target: LockTarget; direct: boolean } {
   let st: Stats;
   try {
     st = lstatSync(file);
@@ -249,7 +290,7 @@ function resolve(file: string): LockTarget {
   if (!st.isSymbolicLink()) {
     // Before waiting for the lock: a FIFO, a directory or a device is refused at once.
     if (!st.isFile()) throw new MdclaimError('IO', `${file}: not a regular file`, { file });
-    return { file, dir: dirname(file) };
+    return { target: { file, dir: dirname(file) }, direct: true };
   }
   let real: string;
   try {
@@ -257,7 +298,7 @@ function resolve(file: string): LockTarget {
   } catch (err) {
     throw ioError(file, err);
   }
-  return { file: real, dir: dirname(real) };
+  return { target: { file: real, dir: dirname(real) }, direct: false };
 }
 
 /** How often a long-lived store looks for temp files that killed writers left beside the board. */
