@@ -180,8 +180,9 @@ export class FileStore {
   /**
    * Take the lock and open the board under it (writable for an exclusive
    * lock); taken at once, without a promise. When the lock was taken where
-   * the path led last time and the path is a symlink now, the lock is let go
-   * and the path resolved again, before the same deadline.
+   * the path led last time and the open fails (the path is a symlink now, a
+   * directory, or nothing), the lock is let go and the path resolved again,
+   * before the same deadline.
    */
   private lockAndOpen(exclusive: boolean, deadline: number): Held | Promise<Held> {
     const cached = this.direct;
