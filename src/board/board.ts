@@ -6,6 +6,7 @@ import { FileStore, type WriteMode } from '../storage/file-store.js';
 import type { LockKind } from '../storage/lock.js';
 import { add } from './add.js';
 import { checkReading } from './check-reading.js';
+import { warmUp } from './warm-up.js';
 import { claimById, claimNext } from './claim.js';
 import { parseDuration } from './duration.js';
 import { applyEdit, type EditResult } from './edit.js';
@@ -203,6 +204,7 @@ export class Board implements TaskBoard, PathLocking {
 
   /** The one write path of every transition: decide, check the new bytes read as meant, then write. */
   private update<T>(decide: (src: string) => Plan<T>): Promise<T> {
+    warmUp(decide);
     return this.store.update((src) => checkReading(src, decide(src)));
   }
 
