@@ -17,3 +17,8 @@ export function childProcess(): typeof import('node:child_process') {
 export function randomHex(bytes: number): string {
   return (require('node:crypto') as typeof import('node:crypto')).randomBytes(bytes).toString('hex');
 }
+
+/** Is descriptor `fd` a terminal? (node:tty loads node:net: a few ms, paid only by what shows progress.) */
+export function isTerminal(fd: number): boolean {
+  return (require('node:tty') as typeof import('node:tty')).isatty(fd);
+}

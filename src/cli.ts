@@ -3,6 +3,7 @@ import { MdclaimError } from './errors.js';
 import { EXIT, exitCodeFor } from './cli/exit.js';
 import { run } from './cli/run.js';
 import { Output } from './cli/sink.js';
+import { isTerminal } from './builtins.js';
 
 const argv = process.argv.slice(2);
 const end = argv.indexOf('--');
@@ -15,6 +16,8 @@ const json = (end < 0 ? argv : argv.slice(0, end)).includes('--json');
 const out = new Output(1, () => process.stdout);
 const err = new Output(2, () => process.stderr);
 let pending = '';
+/** Is stderr a terminal? Asked at the first progress line. */
+let terminal: boolean | undefined;
 const flush = () => {
   if (pending !== '') out.write(pending);
   pending = '';
@@ -31,6 +34,12 @@ const io = {
   raw: (data: Uint8Array) => {
     flush();
     out.write(data);
+  },
+  progress: (text: string) => {
+    terminal ??= isTerminal(2);
+    if (!terminal) return;
+    flush();
+    err.write(`\r\x1b[K${text}`);
   },
 };
 

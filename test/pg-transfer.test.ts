@@ -120,6 +120,45 @@ describe.skipIf(!pgReachable)('import and export on the PostgreSQL board', () =>
   });
 });
 
+describe.skipIf(!pgReachable)('importing a board of many slices', () => {
+  // Slices of 10,000 rows, all in one transaction: cut across a section, a claimed line and lock lines.
+  // Live claims (a lapsed one holds nothing), so their paths show that the lock lines landed on the right rows.
+  const now = new Date().toISOString().slice(0, 19) + 'Z';
+  const lines = ['# Big', ''];
+  for (let i = 1; i <= 25_000; i++) {
+    if (i === 10_000) lines.push('', '## Second half', '');
+    if (i % 10_000 === 1 && i > 1) lines.push(`- [🟡, w${i}, ${now}] claimed ${i} {writes: src/${i}.ts}`, `  - 🔒 write src/extra${i}.ts since ${now}`);
+    else lines.push(`- [${i % 7 === 0 ? 'x' : ' '}] task ${i}`);
+  }
+  const doc = Buffer.from(lines.join('\n') + '\n');
+
+  it('reports each slice as it goes in, and gives the board back byte for byte', async () => {
+    const b = new PgBoard(boardUrl(uniqueBoard('big')));
+    boards.push(b);
+    names.push(b.location.split('board=')[1]!);
+    const seen: Array<[number, number]> = [];
+    const total = parseTasks(doc).length;
+    await b.importDocument(doc, { onProgress: (done, all) => seen.push([done, all]) });
+    expect(seen).toEqual([[10_000, total], [20_000, total], [total, total]]);
+    expect((await b.exportDocument()).equals(doc)).toBe(true);
+    expect(view(await b.list())).toEqual(view(parseTasks(doc)));
+    expect((await b.paths()).map((h) => h.path)).toEqual(['src/10001.ts', 'src/extra10001.ts', 'src/20001.ts', 'src/extra20001.ts']);
+  });
+
+  it('shows that progress on a terminal, in place and cleared at the end, and nothing on a pipe', () => {
+    const file = boardFile(doc);
+    const url = boardUrl(uniqueBoard('bigcli'));
+    names.push(new URL(url).searchParams.get('board')!);
+    const piped = spawnSync(process.execPath, [CLI, 'import', file, '--to', url], { encoding: 'utf8' });
+    expect([piped.status, piped.stderr]).toEqual([0, '']);
+    const script = spawnSync('script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} import ${JSON.stringify(file)} --to '${url}' --replace`, '/dev/null'], { encoding: 'utf8' });
+    if (script.error) return void console.warn(`skipping the terminal half: no script(1) (${script.error.message})`);
+    const total = parseTasks(doc).length;
+    expect(script.stdout).toContain(`\r\x1b[Kimporting: 10000 of ${total} tasks\r\x1b[Kimporting: 20000 of ${total} tasks\r\x1b[Kimporting: ${total} of ${total} tasks\r\x1b[K`);
+    expect(script.stdout).toMatch(/\r\x1b\[Kimported \d+ tasks from .* \(replacing \d+\)\r\n$/);
+  });
+});
+
 /** What a board reads as once every claimable task was claimed and released: those markers become `[ ]`. */
 function rewriteClaimable(input: Buffer): string {
   const src = input.toString('latin1');

@@ -10,6 +10,8 @@ export interface Output {
   err: (line: string) => void;
   /** Bytes exactly as given (export), no newline added. */
   raw: (data: Uint8Array) => void;
+  /** One line of progress, kept up to date in place on a terminal ('' clears it); nothing when stderr is a file or a pipe. */
+  progress?: (text: string) => void;
 }
 
 export function printJson(io: Output, doc: unknown): void {

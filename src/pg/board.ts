@@ -177,9 +177,11 @@ export class PgBoard implements TaskBoard, PathLocking {
   }
 
   /** Load a markdown document as this board (refused when the board has tasks, unless `replace`). */
-  async importDocument(doc: Buffer, options: { replace?: boolean } = {}): Promise<{ tasks: number; replaced: number }> {
+  async importDocument(
+    doc: Buffer, options: { replace?: boolean; onProgress?: (done: number, total: number) => void } = {},
+  ): Promise<{ tasks: number; replaced: number }> {
     await this.schema();
-    const out = await this.db.with((c) => importDocument(c, this.target.board, doc, options.replace ?? false), true);
+    const out = await this.db.with((c) => importDocument(c, this.target.board, doc, options.replace ?? false, options.onProgress), true);
     this.boardId = out.board;
     return { tasks: out.tasks, replaced: out.replaced };
   }

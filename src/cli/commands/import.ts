@@ -17,7 +17,12 @@ export const importBoard: Command = async (board, p, io) => {
     const e = err as NodeJS.ErrnoException;
     throw new MdclaimError('IO', `${file}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EACCES' ? 'permission denied' : e.message}`, { file, cause: err });
   }
-  const out = await pg.importDocument(doc, { replace: has(p, 'replace') });
+  let out: { tasks: number; replaced: number };
+  try {
+    out = await pg.importDocument(doc, { replace: has(p, 'replace'), onProgress: (done, total) => io.progress?.(`importing: ${done} of ${total} tasks`) });
+  } finally {
+    io.progress?.('');
+  }
   if (has(p, 'json')) printJson(io, { imported: out.tasks, replaced: out.replaced, board: pg.location });
   else io.out(`imported ${out.tasks} task${out.tasks === 1 ? '' : 's'} from ${file} to ${pg.location}${out.replaced ? ` (replacing ${out.replaced})` : ''}`);
   return EXIT.OK;
