@@ -6,7 +6,6 @@ import { FileStore, type WriteMode } from '../storage/file-store.js';
 import type { LockKind } from '../storage/lock.js';
 import { add } from './add.js';
 import { checkReading } from './check-reading.js';
-import { warmUp } from './warm-up.js';
 import { claimById, claimNext } from './claim.js';
 import { parseDuration } from './duration.js';
 import { applyEdit, type EditResult } from './edit.js';
@@ -14,6 +13,7 @@ import { done, fail, heartbeat, release } from './finish.js';
 import { resultOf, type Plan } from './plan.js';
 import { reap } from './reap.js';
 import { listTasks } from './walk.js';
+import { warmUp } from './warm-up.js';
 import { checkBy, checkHolder, checkId, checkSection, checkTags } from './checks.js';
 import type { HistoryEvent, HolderOptions, NextOptions, TaskBoard } from './types.js';
 

@@ -5,7 +5,7 @@ import type { Task } from '../format/task.js';
 import type { Conn } from './db.js';
 import { logged } from './history-sql.js';
 import { HOLD_COLUMNS, heldBy, lockBoardPaths, PathRace, type HoldRow } from './held.js';
-import { taskColumns, toTask, type TaskRow } from './rows.js';
+import { rowText, taskColumns, toTask, type TaskRow } from './rows.js';
 
 // A claim is one statement: pick the first claimable row in board order and
 // lock it (a MATERIALIZED CTE, so the planner cannot fold it into the UPDATE
@@ -115,7 +115,7 @@ export async function claimById(c: Conn, a: { board: number; id: string; by: str
  */
 async function pathsStillFree(c: Conn, board: number, r: TaskRow): Promise<void> {
   // The row keeps only the paths that normalise; its text still says what the line declares (USAGE rolls the claim back).
-  refuseBadDeclaration(r.body.subarray(0, r.text_end).toString('utf8'), r.line);
+  refuseBadDeclaration(rowText(r), r.line);
   if (r.writes.length === 0 && r.reads.length === 0) return;
   await lockBoardPaths(c, board);
   const [raced] = await c.query(`SELECT 1 FROM mdclaim.blocking_holds($1, $2, $3, $4) LIMIT 1`, [board, r.uid, r.writes, r.reads]);

@@ -48,11 +48,14 @@ export function locksColumn(t: string): string {
     FROM mdclaim.path_lock l WHERE l.task = ${t}.uid) AS locks`;
 }
 
+/** A row's task text from the line's bytes, as the file board reads it (the text column cannot hold a NUL). */
+export function rowText(r: Pick<TaskRow, 'body' | 'text_end'>): string {
+  return r.body.subarray(0, r.text_end).toString('utf8').replace(/^[ \t]+/, '');
+}
+
 /** The same Task the file board gives for the same line. */
 export function toTask(r: TaskRow): Task {
-  // The text from the line's bytes, as the file board reads it (the text column cannot hold a NUL).
-  const text = r.body.subarray(0, r.text_end).toString('utf8').replace(/^[ \t]+/, '');
-  const task: Task = { id: r.id, text, line: r.line, status: r.status, tags: r.tags };
+  const task: Task = { id: r.id, text: rowText(r), line: r.line, status: r.status, tags: r.tags };
   // A marker still as imported keeps its fields as written (an ADW claim's odd spacing, a +02:00 time).
   const asWritten = r.marker === null ? null : parseMarker(r.marker.toString('latin1'), 0);
   const by = asWritten?.by ?? r.by;
