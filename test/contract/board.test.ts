@@ -244,9 +244,10 @@ describe.each(kinds)('the $name board', (kind) => {
 describe.each(kinds)('the $name board, per-claim leases and fenced writes', (kind) => {
   it('lapses a claim by its own lease, whoever looks', async () => {
     const b = await kind.make('- [ ] short\n- [ ] long\n');
-    const short = (await b.board.next({ by: 'a', lease: '1s' }))!;
+    // Claim times are to the second, rounded down: 3s leaves the short claim two seconds at least before it lapses.
+    const short = (await b.board.next({ by: 'a', lease: '3s' }))!;
     const long = (await b.board.next({ by: 'a', lease: '1h' }))!;
-    expect([short.lease, long.lease]).toEqual(['1s', '1h']);
+    expect([short.lease, long.lease]).toEqual(['3s', '1h']);
     expect(Date.parse(long.expiresAt!) - Date.parse(long.claimedAt!)).toBe(3_600_000);
     // A claimer with a short lease of its own cannot take a claim whose lease has not run out.
     expect(await b.board.next({ by: 'b', lease: '0s' })).toBeNull();

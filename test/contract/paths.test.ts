@@ -14,6 +14,13 @@ function tasks(...lines: string[]): string {
 
 const idOf = async (b: TaskBoard, text: string) => (await b.list()).find((t) => t.text.startsWith(text))!.id;
 
+/**
+ * A short lease that is still live for the next few steps: a claim's time is
+ * to the second, rounded down, so a 1s lease may run out a moment after the
+ * claim; this one has two seconds at least.
+ */
+const LIVE = '3s';
+
 /** Wait for a condition (the lease of a claim running out), not for a time. */
 async function until(ok: () => boolean): Promise<void> {
   while (!ok()) await new Promise((r) => setTimeout(r, 50));
@@ -116,7 +123,7 @@ describe.each(kinds)('path locks on the $name board', (kind) => {
     await b.board.release(a.id, { by: 'dana' });
     expect((await b.bytes()).toString()).not.toContain('🔒');
     expect(await b.board.paths()).toEqual([]);
-    const t = await b.board.claim(await idOf(b.board, 'B'), { by: 'eve', lease: '1s' });
+    const t = await b.board.claim(await idOf(b.board, 'B'), { by: 'eve', lease: LIVE });
     await b.board.lockPaths(t.id, { by: 'eve', writes: ['docs/'] });
     expect((await errorOf(b.board.claim(await idOf(b.board, 'C'), { by: 'fay' }))).code).toBe('CONFLICT');
     await until(() => Date.now() >= Date.parse(t.expiresAt!) + 1000);
@@ -129,7 +136,7 @@ describe.each(kinds)('path locks on the $name board', (kind) => {
 
   it("drops a lapsed claim's locks when another takes the task over", async () => {
     const b = await make('A {writes: src/a.ts}', 'B {writes: docs/}');
-    const a = await b.board.claim(await idOf(b.board, 'A'), { by: 'dana', lease: '1s' });
+    const a = await b.board.claim(await idOf(b.board, 'A'), { by: 'dana', lease: LIVE });
     await b.board.lockPaths(a.id, { by: 'dana', writes: ['docs/api.md'] });
     expect((await b.bytes()).toString()).toContain('🔒 write docs/api.md');
     await until(() => Date.now() >= Date.parse(a.expiresAt!) + 1000);
@@ -142,9 +149,9 @@ describe.each(kinds)('path locks on the $name board', (kind) => {
 
   it('refuses to renew a lapsed claim whose paths another claim holds now, and renews one whose paths are free', async () => {
     const b = await make('A {writes: src/a.ts}', 'B {writes: src/}', 'C {writes: lib/x.ts}', 'D {writes: docs/}');
-    const a = await b.board.claim(await idOf(b.board, 'A'), { by: 'dana', lease: '1s' });
+    const a = await b.board.claim(await idOf(b.board, 'A'), { by: 'dana', lease: LIVE });
     await b.board.lockPaths(a.id, { by: 'dana', writes: ['docs/api.md'] });
-    const c = await b.board.claim(await idOf(b.board, 'C'), { by: 'dana', lease: '1s' });
+    const c = await b.board.claim(await idOf(b.board, 'C'), { by: 'dana', lease: LIVE });
     await until(() => Date.now() >= Date.parse(a.expiresAt!) + 1000 && Date.now() >= Date.parse(c.expiresAt!) + 1000);
     // Lapsed, A held nothing: eve claims B, whose src/ covers A's src/a.ts.
     const taken = await b.board.claim(await idOf(b.board, 'B'), { by: 'eve' });
