@@ -21,6 +21,8 @@ export interface CliConfig {
 
 export interface BigBoardFigures {
   tasks: number;
+  /** List items (`- [ ] task`) or ADW's bare lines (`[ ] task`). */
+  shape: 'list' | 'bare';
   boardKiB: number;
   nextMs: Spread;
   bareNodeMs: Spread;
@@ -65,15 +67,15 @@ function peakRss(args: string[]): { mib: number; method: CliResult['rssMethod'] 
 }
 
 /** Pairs of a fresh `next` on a board of `tasks` (first half claimed, rewritten before each) and `node -e 0`, alternating which goes first. */
-function bigBoard(dir: string, tasks: number, pairs: number): BigBoardFigures {
-  const path = join(dir, `big-${tasks}.md`);
+function bigBoard(dir: string, tasks: number, pairs: number, shape: BigBoardFigures['shape']): BigBoardFigures {
+  const path = join(dir, `big-${tasks}-${shape}.md`);
   const args = [CLI, 'next', '--file', path, '--by', 'cli'];
   const next: number[] = [];
   const bare: number[] = [];
   let kib = 0;
   for (let i = 0; i < pairs; i++) {
-    if (i % 10 === 0) progress(`cli: ${tasks.toLocaleString('en-US')}-task board, pair ${i + 1}/${pairs}`);
-    const text = boardText(tasks, { claimedFirst: Math.floor(tasks / 2) });
+    if (i % 10 === 0) progress(`cli: ${tasks.toLocaleString('en-US')}-task board of ${shape === 'bare' ? 'bare lines' : 'list items'}, pair ${i + 1}/${pairs}`);
+    const text = boardText(tasks, { claimedFirst: Math.floor(tasks / 2), bare: shape === 'bare' });
     writeFileSync(path, text);
     kib = Buffer.byteLength(text) / 1024;
     if (i % 2 === 0) {
@@ -84,7 +86,7 @@ function bigBoard(dir: string, tasks: number, pairs: number): BigBoardFigures {
       next.push(timed(args, 0));
     }
   }
-  return { tasks, boardKiB: kib, nextMs: spread(next), bareNodeMs: spread(bare), ratio: spread(next.map((x, i) => x / bare[i]!)) };
+  return { tasks, shape, boardKiB: kib, nextMs: spread(next), bareNodeMs: spread(bare), ratio: spread(next.map((x, i) => x / bare[i]!)) };
 }
 
 /** Case 4: what a shell script pays per `mdclaim next`, on a small board and on big ones, and how much memory one takes on a big board. */
@@ -133,7 +135,7 @@ export function cli(cfg: CliConfig): CliResult {
     method = r.method;
     bareRss.push(peakRss(bareArgs).mib);
   }
-  const bigBoards = cfg.bigSizes.map((n) => bigBoard(dir, n, cfg.bigPairs));
+  const bigBoards = cfg.bigSizes.flatMap((n) => [bigBoard(dir, n, cfg.bigPairs, 'list'), bigBoard(dir, n, cfg.bigPairs, 'bare')]);
   return {
     pairs: cfg.pairs,
     nextMs: spread(next),

@@ -54,8 +54,8 @@ function config(quick: boolean) {
         uncontended: { tasks: 50, rounds: 3, warmup: 1 },
         contended: { tasks: 200, workers: 8, rounds: 1 },
         contendedMany: { tasks: 100, workers: 4, rounds: 1 },
-        scaling: { sizes: [100, 1_000, 10_000], rounds: 2, claims: [5, 5, 5], reaps: [2, 2, 2] },
-        cli: { pairs: 4, rssTasks: 10_000, rssRuns: 1, bigSizes: [10_000], bigPairs: 2 },
+        scaling: { sizes: [100, 1_000, 10_000], rounds: 2, claims: [5, 5, 3], reaps: [1, 1, 1] },
+        cli: { pairs: 4, rssTasks: 10_000, rssRuns: 1, bigSizes: [10_000], bigPairs: 1 },
         write: { tasks: 50, rounds: 3, warmup: 1 },
         start: { pairs: 10, watchdogs: 2 },
       }

@@ -28,6 +28,10 @@ export interface SizeFigures {
   reaped: number;
   claimUsPerKiB: number;
   reapUsPerKiB: number;
+  /** The same boards written as ADW's bare lines, timed in the same rounds. */
+  bare: { claimBoardKiB: number; claimP50Ms: number; claimP99Ms: number; reapMedianMs: number };
+  /** Bare over list, claim p50 and reap median. */
+  bareOverList: { claim: number; reap: number };
 }
 
 export interface ScalingResult {
@@ -41,8 +45,8 @@ export interface ScalingResult {
 const STALE_EVERY = 10;
 
 /** Time `count` claims on a board whose first half is claimed, so each claim reads past half the file and rewrites the rest. */
-async function timeClaims(path: string, tasks: number, count: number): Promise<{ lat: number[]; kib: number }> {
-  writeFileSync(path, boardText(tasks, { claimedFirst: Math.floor(tasks / 2) }));
+async function timeClaims(path: string, tasks: number, count: number, bare: boolean): Promise<{ lat: number[]; kib: number }> {
+  writeFileSync(path, boardText(tasks, { claimedFirst: Math.floor(tasks / 2), bare }));
   const kib = statSync(path).size / 1024;
   const board = openBoard(path);
   const lat: number[] = [];
@@ -57,8 +61,8 @@ async function timeClaims(path: string, tasks: number, count: number): Promise<{
 }
 
 /** Time one reap of a board where every tenth task holds a claim two hours old. */
-async function timeReap(path: string, tasks: number): Promise<{ ms: number; kib: number; reaped: number }> {
-  writeFileSync(path, boardText(tasks, { staleEvery: STALE_EVERY }));
+async function timeReap(path: string, tasks: number, bare: boolean): Promise<{ ms: number; kib: number; reaped: number }> {
+  writeFileSync(path, boardText(tasks, { staleEvery: STALE_EVERY, bare }));
   const kib = statSync(path).size / 1024;
   const board = openBoard(path);
   const t0 = clock();
@@ -74,29 +78,37 @@ const slope = (x0: number, y0: number, x1: number, y1: number) => Math.log(y1 / 
 /** Case 3: claim and reap cost as the board grows. */
 export async function scaling(cfg: ScalingConfig): Promise<ScalingResult> {
   const dir = tempDir('s');
-  const claimLat = new Map<number, number[]>(cfg.sizes.map((n) => [n, []]));
-  const reapMs = new Map<number, number[]>(cfg.sizes.map((n) => [n, []]));
-  const kib = new Map<number, { claim: number; reap: number; reaped: number }>();
+  // Keyed by size and shape: `${n}` list items, `${n} bare` bare lines.
+  const claimLat = new Map<string, number[]>();
+  const reapMs = new Map<string, number[]>();
+  const kib = new Map<string, { claim: number; reap: number; reaped: number }>();
+  const push = (m: Map<string, number[]>, k: string, xs: number[]) => m.set(k, [...(m.get(k) ?? []), ...xs]);
   for (let r = 0; r < cfg.rounds; r++) {
-    progress(`scaling: round ${r + 1}/${cfg.rounds} (${cfg.sizes.join(', ')} tasks)`);
+    progress(`scaling: round ${r + 1}/${cfg.rounds} (${cfg.sizes.join(', ')} tasks, list items and bare lines)`);
     for (const n of rotate(cfg.sizes, r)) {
       const at = cfg.sizes.indexOf(n);
-      const path = join(dir, `tasks-${n}.md`);
-      const c = await timeClaims(path, n, Math.min(cfg.claims[at]!, Math.floor(n / 2)));
-      claimLat.get(n)!.push(...c.lat);
-      let last = { kib: 0, reaped: 0 };
-      for (let i = 0; i < cfg.reaps[at]!; i++) {
-        const rp = await timeReap(path, n);
-        reapMs.get(n)!.push(rp.ms);
-        last = rp;
+      // Both shapes of a size one after the other, which goes first alternating by round.
+      for (const bare of r % 2 === 0 ? [false, true] : [true, false]) {
+        const key = `${n}${bare ? ' bare' : ''}`;
+        const path = join(dir, `tasks-${n}${bare ? '-bare' : ''}.md`);
+        const c = await timeClaims(path, n, Math.min(cfg.claims[at]!, Math.floor(n / 2)), bare);
+        push(claimLat, key, c.lat);
+        let last = { kib: 0, reaped: 0 };
+        for (let i = 0; i < cfg.reaps[at]!; i++) {
+          const rp = await timeReap(path, n, bare);
+          push(reapMs, key, [rp.ms]);
+          last = rp;
+        }
+        kib.set(key, { claim: c.kib, reap: last.kib, reaped: last.reaped });
       }
-      kib.set(n, { claim: c.kib, reap: last.kib, reaped: last.reaped });
     }
   }
   const sizes = cfg.sizes.map((n): SizeFigures => {
-    const lat = claimLat.get(n)!;
-    const reaps = reapMs.get(n)!;
-    const k = kib.get(n)!;
+    const lat = claimLat.get(`${n}`)!;
+    const reaps = reapMs.get(`${n}`) ?? [];
+    const k = kib.get(`${n}`)!;
+    const bareLat = claimLat.get(`${n} bare`)!;
+    const bareReap = quantile(reapMs.get(`${n} bare`) ?? [], 0.5);
     const claimP50Ms = quantile(lat, 0.5);
     const reapMedianMs = quantile(reaps, 0.5);
     return {
@@ -112,6 +124,8 @@ export async function scaling(cfg: ScalingConfig): Promise<ScalingResult> {
       reaped: k.reaped,
       claimUsPerKiB: (claimP50Ms * 1000) / k.claim,
       reapUsPerKiB: (reapMedianMs * 1000) / k.reap,
+      bare: { claimBoardKiB: kib.get(`${n} bare`)!.claim, claimP50Ms: quantile(bareLat, 0.5), claimP99Ms: quantile(bareLat, 0.99), reapMedianMs: bareReap },
+      bareOverList: { claim: quantile(bareLat, 0.5) / claimP50Ms, reap: bareReap / reapMedianMs },
     };
   });
   const [a, b] = sizes.slice(-2);

@@ -59,6 +59,8 @@ export interface BoardShape {
   claimedFirst?: number;
   /** Every this-many-th task carries a claim two hours old. */
   staleEvery?: number;
+  /** Write tasks as ADW's bare lines (`[ ] task 1`), not list items (`- [ ] task 1`). */
+  bare?: boolean;
 }
 
 /** A board of `n` open tasks `task 1` … `task n` under one heading (texts unique, so ids are too). */
@@ -70,7 +72,7 @@ export function boardText(n: number, shape: BoardShape = {}): string {
     let marker = '[ ]';
     if (shape.claimedFirst !== undefined && i <= shape.claimedFirst) marker = fresh;
     else if (shape.staleEvery !== undefined && i % shape.staleEvery === 0) marker = stale;
-    lines.push(`- ${marker} task ${i}`);
+    lines.push(`${shape.bare ? '' : '- '}${marker} task ${i}`);
   }
   return lines.join('\n') + '\n';
 }

@@ -59,6 +59,20 @@ describe('the scanner against remark', () => {
     );
   }, 60_000);
 
+  it('agrees on ADW boards of bare lines, with what may end or interrupt their paragraphs', async () => {
+    const bare = fc.tuple(fc.constantFrom('', '', '', ' ', '   ', '    ', '\t'), fc.constantFrom('[ ]', '[]', '[x]', '[⏰]', '[🟡, ab12, 2026-11-30T04:06:29Z]', '[✅ abc123, ab12]', '[❌, ab12]', '[🟡, a, 2026-11-30T04:06:29Z, 2h]'), fc.constantFrom(' task', ' task {tag}', ' x {writes: src/a.ts}', '')).map(([i, m, t]) => i + m + t);
+    const between = fc.constantFrom('', '   ', '# H', '## Git Worktree w', '===', '---', ' ---', '***', '- [ ] item', '1. [ ] one', '2. two', '> q', '```', '~~~', '<div>', '<!--', '-->', 'text', '[a]: /u', '\t# not');
+    const board = fc
+      .tuple(fc.array(fc.oneof({ weight: 10, arbitrary: bare }, { weight: 1, arbitrary: between }), { maxLength: 30 }), fc.constantFrom('\n', '\r\n', '\r'), fc.boolean())
+      .map(([lines, eol, final]) => lines.join(eol) + (final ? eol : ''));
+    await fc.assert(
+      fc.asyncProperty(board, async (md) => {
+        expect(scan(md)).toEqual(await reference(md));
+      }),
+      { numRuns: 1500 },
+    );
+  }, 60_000);
+
   it('reads by the spec, when asked to, the same where none of remark’s departures can arise', async () => {
     // One shallow prefix a line and no bare `-` after it: no indented code, no list item
     // nested on an interrupting line; and no kind-7 HTML.

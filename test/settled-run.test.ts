@@ -73,6 +73,43 @@ describe('passing over settled runs', () => {
     expect(skipped).toBeGreaterThan(300);
   });
 
+  it('finds the same first claimable task on ADW boards of bare lines, passing over their runs', () => {
+    // Bare lines run on as one paragraph, which a line below may still end as a heading or interrupt.
+    const bareLine = fc.tuple(fc.constantFrom('', '', '', ' ', '\t'), marker, text).map(([p, m, t]) => p + m + t);
+    const between = fc.constantFrom('', '# Section', '## Git Worktree wt', 'Two\n---', 'prose', '---', '===', '***', '- [ ] item', '> q', '```', '<div>', '2. x');
+    const bareBoard = fc
+      .tuple(fc.array(fc.oneof({ weight: 12, arbitrary: bareLine }, { weight: 1, arbitrary: between }), { maxLength: 40 }), fc.constantFrom('\n', '\r\n', '\r'), fc.boolean())
+      .map(([lines, eol, final]) => toByteString(lines.join(eol).replaceAll('\n', eol) + (final ? eol : '')));
+    let skipped = 0;
+    fc.assert(
+      fc.property(bareBoard, (src) => {
+        const p = passing(src);
+        const want = reference(src);
+        expect(p.found).toEqual(want);
+        expect(resultOf(claimNext(src, {}, { by: 'me', leaseMs: 1_800_000, now: NOW }))?.line ?? null).toBe(want?.line ?? null);
+        let all = 0;
+        walkLines(src, () => void all++);
+        if (p.visited < all) skipped++;
+      }),
+      { numRuns: 3000 },
+    );
+    expect(skipped).toBeGreaterThan(300);
+  });
+
+  it('claims from a bare-line board whose first half is claimed without visiting the claimed lines', () => {
+    for (const eol of ['\n', '\r\n']) {
+      const lines = ['# Tasks', ''];
+      for (let i = 1; i <= 2000; i++) lines.push(`${i <= 1000 ? `[🟡, pre, ${formatClaimedAt(NOW - 60_000)}]` : '[ ]'} task ${i}`);
+      const src = bytes(lines.join(eol) + eol);
+      expect(resultOf(claimNext(src, {}, { by: 'me', leaseMs: 1_800_000, now: NOW }))).toMatchObject({ line: 1003, text: 'task 1001' });
+      expect(passing(src).visited).toBeLessThan(10);
+      // An underline at the end makes the whole paragraph a heading: nothing to claim, and nothing passed over wrongly.
+      const heading = bytes(lines.join(eol) + eol + '---' + eol);
+      expect(passing(heading).found).toBeNull();
+      expect(reference(heading)).toBeNull();
+    }
+  });
+
   it('does not pass over a run that starts in a new section, where a failed task must still count as not done', () => {
     // Found by the property above: the heading was read ahead, and the ❌ under it was passed over unseen.
     const src = bytes('- [🟡, w1, 2026-11-30T10:30:00Z, 2h] task\n## Two\n- [❌, w3] task\n- [x] task\n- [🟡, w1, 2026-11-30T10:30:00Z] task');
@@ -136,13 +173,13 @@ describe('passing over settled runs', () => {
 
   it('matches only claim times later than the one it is given', () => {
     const at = '2026-11-30T11:30:00Z';
-    const run = settledRun(at);
+    const run = settledRun(at).items;
     const matches = (t: string) => {
       run.lastIndex = 0;
       return run.test(bytes(`- [🟡, w, ${t}] a\n`));
     };
     expect(['2026-11-30T11:30:01Z', '2026-11-30T12:00:00Z', '2027-01-01T00:00:00Z', '2026-11-30T11:31:00Z'].every(matches)).toBe(true);
     expect(['2026-11-30T11:30:00Z', '2026-11-30T11:29:59Z', '2025-12-31T23:59:59Z', '2026-11-30T11:30:0Z'].some(matches)).toBe(false);
-    expect(() => settledRun('9999-12-31T23:59:59Z').test('- [🟡, w, 9999-12-31T23:59:59Z] a\n')).not.toThrow();
+    expect(() => settledRun('9999-12-31T23:59:59Z').items.test('- [🟡, w, 9999-12-31T23:59:59Z] a\n')).not.toThrow();
   });
 });

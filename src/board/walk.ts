@@ -1,6 +1,7 @@
 import type { ByteString } from '../format/bytes.js';
 import { answersTo, idForm, taskId, trackerKey } from '../format/id.js';
 import { TaskScanner, type TaskLine } from '../format/scan.js';
+import type { SettledRuns } from '../format/settled-run.js';
 import { textRange, toTask, type Task } from '../format/task.js';
 
 /** A task line seen in file order, with what the claimable predicate needs to know about the lines above it. */
@@ -24,7 +25,7 @@ export function walkLines(
   src: ByteString,
   visit: (s: TaskScanner, aboveAllDone: boolean) => boolean | void,
   scanner = new TaskScanner(src),
-  passOver?: () => RegExp,
+  passOver?: () => SettledRuns,
 ): TaskScanner | null {
   const s = scanner;
   let section: string | undefined;

@@ -70,8 +70,8 @@ export abstract class BlockReader extends LineReader {
   private paraStart = 0;
   private paraContent = 0;
   private paraLines = 0;
-  // Paragraph lines, recorded while they may still be link reference definitions.
-  private paraDefs = false;
+  /** The open paragraph's lines are recorded while they may still be link reference definitions. */
+  protected paraDefs = false;
   private readonly defStart: number[] = [];
   private readonly defContent: number[] = [];
   private readonly defEnd: number[] = [];

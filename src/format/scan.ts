@@ -1,7 +1,9 @@
 import { utf8, type ByteString } from './bytes.js';
-import { FENCE } from './blocks.js';
+import { FENCE, PARA } from './blocks.js';
 import { FastBlockReader } from './fast-lines.js';
 import { canonicalClaimTime, endsToken, markerStatus, parseMarker, type Marker, type Status } from './marker.js';
+import { endsAsParagraph } from './para-end.js';
+import type { SettledRuns } from './settled-run.js';
 
 /**
  * The task-line rule. A line is a task line when it belongs to a CommonMark
@@ -79,10 +81,14 @@ export class TaskScanner extends FastBlockReader {
   private head = 0;
   private ready = 0;
   private count = 0;
+  // The open paragraph is known to end as one (see settleParagraph); the paragraph last asked about.
+  private paraSettled = false;
+  private paraAsked = -1;
 
   /** Stand on the next task line; false at the end of the document. */
   advance(): boolean {
     while (this.head >= this.ready) {
+      if (this.count > this.ready && this.settleParagraph()) break;
       if (this.done) return false;
       this.step();
     }
@@ -114,17 +120,35 @@ export class TaskScanner extends FastBlockReader {
   }
 
   /**
+   * Task lines wait for their paragraph to end, since a later underline
+   * could make it a heading. A top-level paragraph that is known to end as
+   * one (see endsAsParagraph) hands its task lines out as they are read:
+   * an ADW board of bare lines is one paragraph a section, and a claim need
+   * not read all of it to take a task near its top. Asked once a paragraph.
+   */
+  private settleParagraph(): boolean {
+    if (this.leaf !== PARA || this.depth > 0 || this.paraQuote || this.paraDefs || this.paraAsked === this.paraLine) return false;
+    this.paraAsked = this.paraLine;
+    if (!endsAsParagraph(this.src, this.nextLineStart)) return false;
+    this.paraSettled = true;
+    this.ready = this.count;
+    return true;
+  }
+
+  /**
    * Pass over the run of lines `run` matches (see settledRun) from the next
    * line on, or from the line of the one task waiting for its paragraph to
    * end; returns how many task lines it passed over, none of them handed
    * out. The last line of the run is left to be read as usual: a line after
    * it could still turn its paragraph into a heading.
    */
-  skipRun(run: RegExp): number {
+  skipRun(runs: SettledRuns): number {
     if (this.done || this.head !== this.ready || this.quoteDepth > 0 || this.leaf >= FENCE) return 0;
     // A heading read ahead of the task handed out starts a new section, where the walk must see
     // every task again to know whether all above are done: no run starts there.
     if (this.current !== this.section) return 0;
+    if (this.paraSettled && this.count === this.ready) return this.skipBareRun(runs.bare);
+    const run = runs.items;
     let from: number;
     let line: number;
     if (this.count === this.ready) {
@@ -147,6 +171,21 @@ export class TaskScanner extends FastBlockReader {
     return lines;
   }
 
+  /**
+   * Pass over bare task lines that continue a settled paragraph: each is
+   * text (its first character starts no block), so the paragraph goes on
+   * past all of them, and it is known not to become a heading, so none
+   * waits for what follows.
+   */
+  private skipBareRun(run: RegExp): number {
+    const line = this.lineNo + 1;
+    const matched = matchRun(run, this.src, this.nextLineStart);
+    if (matched === null) return 0;
+    this.count = this.ready = this.head = 0;
+    this.resumeAt(matched.end, line + matched.lines);
+    return matched.lines;
+  }
+
   protected override onParagraphLine(content: number): void {
     const src = this.src;
     if (this.paraQuote || src.charCodeAt(content) !== 0x5b /* [ */) return;
@@ -165,9 +204,11 @@ export class TaskScanner extends FastBlockReader {
     this.bTime[k] = time;
     this.bStatus[k] = status;
     this.bSection[k] = this.current;
+    if (this.paraSettled) this.ready = this.count;
   }
 
   protected override onParagraphEnd(defLines: number): void {
+    this.paraSettled = false;
     // Lines taken by link reference definitions are not paragraph lines.
     if (defLines > 0) {
       const first = this.paraLine + defLines;
@@ -190,6 +231,7 @@ export class TaskScanner extends FastBlockReader {
   }
 
   protected override onSetextHeading(line: number, start: number, content: number, level: number): void {
+    this.paraSettled = false;
     this.count = this.ready;
     if (this.paraQuote) return;
     // A heading's lines join with a space, as a renderer shows a soft line break.

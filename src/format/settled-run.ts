@@ -14,15 +14,26 @@ import { bytes } from './bytes.js';
  * one native match instead of reading it line by line. Sticky: it matches at
  * `lastIndex` or not at all.
  */
-export function settledRun(claimedAfter: string): RegExp {
+export function settledRun(claimedAfter: string): SettledRuns {
   // Building one costs tens of microseconds: callers ask for the same one again and again.
-  if (claimedAfter !== last.after) last = { after: claimedAfter, run: build(claimedAfter) };
-  return last.run;
+  if (claimedAfter !== last.after) last = { after: claimedAfter, runs: build(claimedAfter) };
+  return last.runs;
 }
 
-let last = { after: '', run: /(?!)/y };
+/**
+ * The two shapes a run of settled lines takes: top-level bullet items
+ * (`items`), and ADW's bare lines (`bare`: `[x] task`, `[🟡, by, time] task`,
+ * each after any blanks), which continue an open paragraph. The same markers
+ * in both; which one applies is the scanner's to judge from what is open.
+ */
+export interface SettledRuns {
+  items: RegExp;
+  bare: RegExp;
+}
 
-function build(claimedAfter: string): RegExp {
+let last: { after: string; runs: SettledRuns } = { after: '', runs: { items: /(?!)/y, bare: /(?!)/y } };
+
+function build(claimedAfter: string): SettledRuns {
   const by = '[A-Za-z0-9._:@-]{1,64}';
   const marker = [
     '\\[[xX]\\]',
@@ -30,7 +41,8 @@ function build(claimedAfter: string): RegExp {
     `\\[${latin1('❌')}, ${by}\\]`,
     `\\[${latin1('🟡')}, ${by}, ${laterThan(claimedAfter)}\\]`,
   ].join('|');
-  return new RegExp(`(?:[-*+] (?:${marker})[ \\t]+[^ \\t\\r\\n][^\\r\\n]*\\r?\\n)+`, 'y');
+  const line = `(?:${marker})[ \\t]+[^ \\t\\r\\n][^\\r\\n]*\\r?\\n`;
+  return { items: new RegExp(`(?:[-*+] ${line})+`, 'y'), bare: new RegExp(`(?:[ \\t]*${line})+`, 'y') };
 }
 
 // `2026-11-30T04:06:29Z`: which characters of the shape are digits.
