@@ -102,6 +102,8 @@ describe('mdclaim init', () => {
     expect(r.stdout).toMatch(/Exit 3: nothing is claimable/);
     expect(r.stdout).toMatch(/4 conflict/);
     expect(r.stdout).toContain(`claude mcp add mdclaim -- npx --no-install mdclaim mcp --file ${file}`);
+    const spaced = join(dir, 'my board.md');
+    expect(mdclaim(['init', '--agents', '--file', spaced]).stdout).toContain(`mdclaim done ID --file '${spaced}' --by NAME`);
     const asJson = mdclaim(['init', '--agents', '--file', file, '--json']);
     expect(JSON.parse(asJson.stdout)).toEqual({ agents: r.stdout });
   });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installPacked, ROOT } from './helpers/packed.js';
@@ -67,6 +67,31 @@ describe('loading the installed package', () => {
 
 describe('the README, as a landing page', () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+  // Each `$ npx mdclaim …` of the first block, run in a fresh directory, prints what the block shows (times aside).
+  it("runs the first screen's quickstart as written, from the installed package", () => {
+    const block = /```console\n([\s\S]*?)```/.exec(readme)![1]!;
+    const steps = block.split(/^\$ /m).filter(Boolean).map((s) => s.split('\n').filter(Boolean));
+    const dir = join(esm.project, 'quickstart');
+    mkdirSync(dir);
+    let ran = 0;
+    for (const [line, ...shown] of steps) {
+      const words = line!.replace(/\s+#.*$/, '');
+      if (!words.startsWith('npx mdclaim ') || / run --loop /.test(words)) continue;
+      const [cmd, append] = words.slice('npx mdclaim '.length).split(' >> ');
+      const r = spawnSync(process.execPath, [join(esm.project, 'node_modules/mdclaim/bin/mdclaim.cjs'), ...cmd!.split(' ')], { cwd: dir, encoding: 'utf8', env: clean() });
+      expect(r.status, `${words}: ${r.stderr}`).toBe(0);
+      if (append) {
+        writeFileSync(join(dir, append), r.stdout, { flag: 'a' });
+        expect(readFileSync(join(dir, append), 'utf8')).toMatch(/mdclaim next --by NAME/);
+      } else {
+        const times = (t: string) => t.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/g, 'T');
+        expect(times(r.stdout.split('\n')[0]!), words).toBe(times(shown[0]!));
+      }
+      ran++;
+    }
+    expect(ran).toBe(4);
+  });
 
   it('is at most 400 lines, with install, init, next, done and run in its first 20', () => {
     const lines = readme.split('\n');

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { agentInstructions, STARTER_BOARD } from '../../board/starter.js';
+import { STARTER_BOARD } from '../../board/starter.js';
+import { agentInstructions } from '../agents.js';
 import { parseTasks } from '../../parse.js';
 import { createExclusive } from '../../storage/create.js';
 import { has } from '../args.js';
