@@ -73,7 +73,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   init: {
     args: 'none',
     flags: ['agents', 'json'],
-    summary: 'write a starter tasks.md where none exists (--agents: print the loop for an AGENTS.md)',
+    summary: 'write a starter tasks.md where none exists',
     details: INIT_DETAILS,
     ownFlagsOnly: true,
   },
