@@ -121,7 +121,7 @@ interface Table {
 
 /**
  * The file board, SQLite and the PostgreSQL board side by side, from this
- * run's tables (README's comparison); null unless the run raced PostgreSQL
+ * run's tables (the comparison in docs/postgres-guide.md); null unless the run raced PostgreSQL
  * in the uncontended and both contended cases.
  */
 export function storageTable(r: Results): Table | null {

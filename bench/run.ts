@@ -84,7 +84,7 @@ function machine() {
 
 const DOC = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
 const SVG = fileURLToPath(new URL('../../docs/scaling.svg', import.meta.url));
-const README = fileURLToPath(new URL('../../README.md', import.meta.url));
+const PG_GUIDE = fileURLToPath(new URL('../../docs/postgres-guide.md', import.meta.url));
 const BEGIN = '<!-- bench:results:begin -->';
 const END = '<!-- bench:results:end -->';
 
@@ -97,19 +97,13 @@ function replaceBlock(file: string, begin: string, end: string, block: string): 
   writeFileSync(file, a >= 0 && b > a ? old.slice(0, a) + body + old.slice(b + end.length) : `${old.trimEnd()}\n\n${body}\n`);
 }
 
-/** Replace the generated blocks of docs/benchmarks.md (every table) and README.md (the targets), leaving the prose alone. */
+/** Replace the generated blocks of docs/benchmarks.md (every table) and docs/postgres-guide.md (the storages), leaving the prose alone. */
 function writeDocs(results: Results, meta: ReturnType<typeof machine>): void {
   const when = `${meta.date}, ${meta.nproc} × ${meta.cpu}, Node ${meta.node}, ${meta.platform}`;
   replaceBlock(DOC, BEGIN, END, [`Latest full run: ${when}.`, '', toMarkdown(tables(results))].join('\n'));
-  const targetTable = tables(results).filter((t) => t.title === 'Targets');
-  replaceBlock(README, '<!-- bench:start -->', '<!-- bench:end -->', [
-    `Latest full run of \`npm run bench\`: ${when}. Every table, and how each figure is taken: [docs/benchmarks.md](docs/benchmarks.md).`,
-    '',
-    toMarkdown(targetTable),
-  ].join('\n'));
   const storages = storageTable(results);
   if (storages) {
-    replaceBlock(README, '<!-- pg-bench:start -->', '<!-- pg-bench:end -->', [`From the same run (${when}):`, '', toMarkdown([storages])].join('\n'));
+    replaceBlock(PG_GUIDE, '<!-- pg-bench:start -->', '<!-- pg-bench:end -->', [`Latest full run (${when}); every table: [benchmarks.md](benchmarks.md).`, '', toMarkdown([storages])].join('\n'));
   }
   if (results.scaling) {
     const caption = ['claims on a half-claimed board; reap of a board with 10% stale claims', `${meta.date}, ${meta.nproc} × ${meta.cpu}, Node ${meta.node}`];

@@ -17,7 +17,7 @@ import { openBoard } from 'mdclaim';
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'mdclaim-demo-'));
 const file = join(dir, 'tasks.md');
-copyFileSync(here('../tasks.md'), file);
+copyFileSync(here('tasks.md'), file);
 appendFileSync(file, '\n## Git Worktree load\n' + Array.from({ length: 10 }, (_, i) => `[] Generate report ${i + 1} {batch}`).join('\n') + '\n');
 const board = openBoard(file);
 const t0 = performance.now();

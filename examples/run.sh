@@ -3,14 +3,14 @@
 # the sample board, until nothing on it could still be claimed. Tasks tagged
 # {docs} fail (there is no docs tool here), so the [⏰] below them settles.
 #
-#   sh examples/run.sh          (from a clone, after npm run build;
-#                                MDCLAIM="npx mdclaim" to use an installed one)
+#   sh examples/run.sh                        (from a clone, after npm run build)
+#   sh node_modules/mdclaim/examples/run.sh   (where mdclaim is installed)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 mdclaim=${MDCLAIM:-"node $here/../bin/mdclaim.cjs"}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-cp "$here/../tasks.md" "$dir/tasks.md"
+cp "$here/tasks.md" "$dir/tasks.md"
 
 # The variables are the command's: quote them for its shell (single quotes here).
 $mdclaim run --file "$dir/tasks.md" --until-settled --concurrency 2 --interval 1s --lease 10s --events "$dir/events.jsonl" -- sh -c '

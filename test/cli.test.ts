@@ -146,7 +146,7 @@ describe('mdclaim CLI', () => {
 
     it('a missing file is a runtime failure (1)', () => {
       const r = mdclaim(['list', '--file', '/nonexistent/tasks.md']);
-      expect(r).toMatchObject({ status: 1, stderr: 'error[IO]: /nonexistent/tasks.md: no such file (create it, or pass --file)\n' });
+      expect(r).toMatchObject({ status: 1, stderr: 'error[IO]: /nonexistent/tasks.md: no such file (mdclaim init creates one; or pass --file)\n' });
     });
 
     it('a directory is a runtime failure (1), not a crash', () => {

@@ -230,7 +230,7 @@ export class Board implements TaskBoard, PathLocking {
 
   /** The file board keeps no history: the file holds only the present. */
   async history(_id: string): Promise<HistoryEvent[]> {
-    throw usage('history is kept only by a PostgreSQL board (see "When you outgrow one host" in the README)');
+    throw usage('history is kept only by a PostgreSQL board (see docs/postgres-guide.md)');
   }
 
   /** A file gives no signal when it changes under the lock: wait out the interval. */

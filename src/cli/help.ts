@@ -48,9 +48,35 @@ Example:
   mdclaim run --loop --tag backend -- sh -c 'claude -p "$MDCLAIM_TASK_TEXT"'
 `;
 
+const INIT_DETAILS = `Writes a short starter board (two sections, open tasks, a [⏰] task, tags,
+a {writes: …} declaration) at --file, default ./tasks.md, and prints what to
+run next. It never writes over an existing file: that is exit 2, the file
+untouched.
+
+  --agents           write nothing; print the lines an AGENTS.md or CLAUDE.md
+                     needs to teach an agent the loop (next, heartbeat,
+                     done/fail, exit statuses, the MCP route)
+  -f, --file PATH    the board to create (default ./tasks.md, or MDCLAIM_FILE)
+  --json             {"created", "tasks", "sections"}, or {"agents": text}
+
+Exit status: 0 created (or printed), 2 the file exists or a usage error,
+1 it cannot be created (no such directory, permission, full disk).
+
+Examples:
+  mdclaim init && mdclaim next --by me
+  mdclaim init --agents >> AGENTS.md
+`;
+
 const COMMON = ['file', 'json', 'help', 'write', 'durable', 'lock-timeout'];
 
 export const COMMANDS: Record<string, CommandSpec> = {
+  init: {
+    args: 'none',
+    flags: ['agents', 'json'],
+    summary: 'write a starter tasks.md where none exists',
+    details: INIT_DETAILS,
+    ownFlagsOnly: true,
+  },
   list: { args: 'none', flags: ['status', 'tag', 'section'], summary: 'print the tasks (filter with --status, --tag, --section)' },
   next: { args: 'none', flags: ['by', 'lease', 'tag', 'section', 'quiet'], summary: 'claim the first claimable task in file order' },
   claim: { args: 'task', flags: ['by', 'lease', 'quiet'], summary: 'claim one task by id' },
@@ -137,6 +163,7 @@ Options:
       --durable         fsync before returning (PostgreSQL: synchronous_commit=on)
       --lock-timeout D  give up waiting for the lock after D (default 10s;
                         PostgreSQL: each wait for a row or board lock)
+      --agents          init: print the loop for an AGENTS.md, write nothing
       --shared          lock: hold the lock shared (other readers run, writers wait)
       --loop, --interval D, --until-settled, --concurrency K, --max N,
       --grace D, --events FILE, --fail-on-signal, --no-commit
@@ -180,7 +207,7 @@ Example:
 
 export function commandHelp(command: string): string {
   const c = COMMANDS[command]!;
-  if (c.details !== undefined) return `mdclaim ${command} [options]${argName(c)} [args…]\n\n${c.summary}.\n\n${c.details}`;
+  if (c.details !== undefined) return `mdclaim ${command} [options]${argName(c)}${c.args === 'command' ? ' [args…]' : ''}\n\n${c.summary}.\n\n${c.details}`;
   const flags = [...c.flags, 'file', ...(c.ownFlagsOnly ? [] : ['json'])].map((f) => `--${f}`).join(' ');
   const usageLine = c.args === 'command' ? `mdclaim ${command} [options] -- <command> [args…]` : `mdclaim ${command}${argName(c)} [options]`;
   return `${usageLine}\n\n${c.summary}.\n\nOptions: ${flags}\n(see mdclaim --help for what each means and for exit statuses)\n`;

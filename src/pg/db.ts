@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import type { Client, Pool, PoolClient } from 'pg';
 import { MdclaimError } from '../errors.js';
 import type { PgTarget } from './url.js';
 
@@ -13,9 +13,22 @@ export interface DbOptions {
   durable: boolean;
 }
 
+// Row and Listener spell out what mdclaim uses of pg's types, so the published
+// declarations need no @types/pg (a devDependency) in the user's project.
+/** A row as the driver returns it (pg's QueryResultRow). */
+export interface Row { [column: string]: any }
+
+/** A connection of its own that LISTENs: what the board uses of pg's Client. */
+export interface Listener {
+  on(event: 'notification', listener: (n: { channel: string; payload?: string }) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
+  query(sql: string): Promise<unknown>;
+  end(): Promise<void>;
+}
+
 /** What a statement runs on: a pooled connection, inside or outside a transaction. */
 export interface Conn {
-  query<R extends QueryResultRow = QueryResultRow>(sql: string, params?: unknown[]): Promise<R[]>;
+  query<R extends Row = Row>(sql: string, params?: unknown[]): Promise<R[]>;
 }
 
 // lock_not_available: a wait for a lock outlasted lock_timeout.
@@ -65,9 +78,9 @@ export class Db {
   }
 
   /** A connection of its own, outside the pool (LISTEN needs one that stays put). */
-  async dedicated(): Promise<import('pg').Client> {
+  async dedicated(): Promise<Listener> {
     const pg = await loadPg();
-    const client = new pg.Client(this.config());
+    const client: Client = new pg.Client(this.config());
     client.on('error', () => {});
     try {
       await client.connect();

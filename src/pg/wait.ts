@@ -1,5 +1,4 @@
-import type { Client } from 'pg';
-import type { Db } from './db.js';
+import type { Db, Listener } from './db.js';
 import { NOTIFY_CHANNEL } from './schema.js';
 
 /**
@@ -9,7 +8,7 @@ import { NOTIFY_CHANNEL } from './schema.js';
  * A claim that lapses makes no event: the timeout covers that.
  */
 export class WorkListener {
-  private client: Promise<Client> | null = null;
+  private client: Promise<Listener> | null = null;
   // Set by a notification nobody was waiting for, and before the first LISTEN (what happened then is unknown).
   private pending = true;
   private wake: (() => void) | null = null;
@@ -45,7 +44,7 @@ export class WorkListener {
     if (client) await (await client).end().catch(() => {});
   }
 
-  private listen(): Promise<Client> {
+  private listen(): Promise<Listener> {
     this.client ??= (async () => {
       const board = String(await this.board());
       const client = await this.db.dedicated();

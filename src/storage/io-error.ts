@@ -2,7 +2,7 @@ import { MdclaimError } from '../errors.js';
 
 // What each errno means for a board, in words a user can act on.
 const WHY: Record<string, string> = {
-  ENOENT: 'no such file (create it, or pass --file)',
+  ENOENT: 'no such file (mdclaim init creates one; or pass --file)',
   EACCES: 'permission denied',
   EPERM: 'permission denied',
   EISDIR: 'not a regular file',

@@ -10,6 +10,7 @@ export { fail } from './fail.js';
 export { heartbeat } from './heartbeat.js';
 export { history } from './history.js';
 export { importBoard as import } from './import.js';
+export { init } from './init.js';
 export { list } from './list.js';
 export { lock } from './lock.js';
 export { migrate } from './migrate.js';

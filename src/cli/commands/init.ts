@@ -1,0 +1,45 @@
+import { resolve } from 'node:path';
+import { STARTER_BOARD } from '../../board/starter.js';
+import { agentInstructions } from '../agents.js';
+import { parseTasks } from '../../parse.js';
+import { createExclusive } from '../../storage/create.js';
+import { has } from '../args.js';
+import { EXIT } from '../exit.js';
+import { printJson } from '../output.js';
+import { fileBoard } from './kind.js';
+import type { Command } from './types.js';
+
+/**
+ * `mdclaim init`: write a starter board where none is (never over one), and
+ * say what to run next. `--agents` writes nothing: it prints the lines an
+ * AGENTS.md or CLAUDE.md needs, so `mdclaim init --agents >> AGENTS.md` works.
+ */
+export const init: Command = async (any, p, io) => {
+  const file = fileBoard(any, 'init', 'mdclaim add "text" --file URL, or mdclaim import tasks.md --to URL').path;
+  const flag = file === './tasks.md' || file === 'tasks.md' ? '' : ` --file ${file}`;
+  if (has(p, 'agents')) {
+    const text = agentInstructions(file, resolve(file));
+    if (has(p, 'json')) printJson(io, { agents: text });
+    else io.out(text.trimEnd());
+    return EXIT.OK;
+  }
+  createExclusive(file, Buffer.from(STARTER_BOARD));
+  const tasks = parseTasks(STARTER_BOARD);
+  const sections = new Set(tasks.map((t) => t.section)).size;
+  if (has(p, 'json')) {
+    printJson(io, { created: file, tasks: tasks.length, sections });
+    return EXIT.OK;
+  }
+  io.out(`created ${file}: ${tasks.length} tasks in ${sections} sections (edit them, or mdclaim add "text"${flag})`);
+  io.out('next:');
+  for (const [cmd, what] of [
+    [`mdclaim list${flag}`, 'see the board'],
+    [`mdclaim next${flag} --by me`, 'claim the first claimable task'],
+    [`mdclaim done <id>${flag} --by me`, 'finish it (or fail <id> --reason "why")'],
+    [`mdclaim run${flag} -- sh -c 'echo "$MDCLAIM_TASK_TEXT"'`, 'have a command work a task'],
+    [`mdclaim init${flag} --agents >> AGENTS.md`, 'teach your agents the loop'],
+  ] as const) {
+    io.out(`  ${cmd.padEnd(46)} ${what}`);
+  }
+  return EXIT.OK;
+};

@@ -1,0 +1,42 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The files `npm pack` would publish, as paths inside the package. */
+export function packedFiles(): Set<string> {
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
+  return new Set((JSON.parse(out) as [{ files: { path: string }[] }])[0].files.map((f) => f.path));
+}
+
+/**
+ * A fresh project with the packed tarball installed as a user's npm would
+ * leave it (node_modules/mdclaim holds exactly the published files), and
+ * beside it only the named packages of this checkout, linked: no registry.
+ * dist/ is the one `npm test` built; packing with --ignore-scripts keeps a
+ * rebuild from pulling it from under tests running at the same time.
+ */
+export function installPacked(linked: readonly string[], type: 'module' | 'commonjs' = 'module'): { project: string; remove: () => void } {
+  const project = mkdtempSync(join(tmpdir(), 'mdclaim-packed-'));
+  const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', project], { cwd: ROOT, encoding: 'utf8' });
+  const tarball = join(project, (JSON.parse(out) as [{ filename: string }])[0].filename);
+  const pkg = join(project, 'node_modules', 'mdclaim');
+  mkdirSync(pkg, { recursive: true });
+  execFileSync('tar', ['-xzf', tarball, '-C', pkg, '--strip-components=1']);
+  rmSync(tarball);
+  for (const name of linked) {
+    const at = join(project, 'node_modules', name);
+    mkdirSync(join(at, '..'), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules', name), at);
+  }
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'fresh', version: '1.0.0', private: true, type }));
+  return { project, remove: () => rmSync(project, { recursive: true, force: true }) };
+}
+
+/** Every markdown file the package documents itself in: README.md and docs/*.md, as paths from the root. */
+export function docFiles(): string[] {
+  return ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+}

@@ -1,0 +1,57 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docFiles, installPacked, ROOT } from './helpers/packed.js';
+
+/** The ```ts blocks of a markdown file: each is a whole module a user may paste. */
+function tsSnippets(doc: string): string[] {
+  return [...readFileSync(join(ROOT, doc), 'utf8').matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+}
+
+const RESOLUTIONS = {
+  node16: { module: 'node16', moduleResolution: 'node16' },
+  bundler: { module: 'esnext', moduleResolution: 'bundler' },
+} as const;
+
+// The published package, with nothing beside it but the compiler and Node's types.
+let installed: ReturnType<typeof installPacked>;
+beforeAll(() => {
+  installed = installPacked(['typescript', '@types/node']);
+}, 120_000);
+afterAll(() => installed?.remove());
+
+function compile(files: Record<string, string>, resolution: keyof typeof RESOLUTIONS): { status: number | null; output: string } {
+  const dir = join(installed.project, `check-${resolution}-${Object.keys(files).length}-${Math.random().toString(16).slice(2)}`);
+  mkdirSync(dir);
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  const compilerOptions = { ...RESOLUTIONS[resolution], target: 'es2022', strict: true, skipLibCheck: false, noEmit: true, types: ['node'] };
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }));
+  const tsc = join(installed.project, 'node_modules', 'typescript', 'bin', 'tsc');
+  const r = spawnSync(process.execPath, [tsc, '-p', dir], { cwd: installed.project, encoding: 'utf8' });
+  return { status: r.status, output: r.stdout + r.stderr };
+}
+
+describe('the TypeScript in README.md and docs/, against the packed package', () => {
+  const snippets: Record<string, string> = {};
+  for (const doc of docFiles()) {
+    tsSnippets(doc).forEach((text, i) => (snippets[`${doc.replace(/[/.]/g, '_')}_${i + 1}.ts`] = `// ${doc}, \`\`\`ts block ${i + 1}\n${text}`));
+  }
+
+  it('has snippets to compile: the README and the API reference', () => {
+    expect(Object.keys(snippets).some((f) => f.startsWith('README'))).toBe(true);
+    expect(Object.keys(snippets).filter((f) => f.startsWith('docs_api')).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it.each(Object.keys(RESOLUTIONS) as (keyof typeof RESOLUTIONS)[])('compiles under --strict, skipLibCheck off, %s resolution', (resolution) => {
+    const r = compile(snippets, resolution);
+    expect(r.output).toBe('');
+    expect(r.status).toBe(0);
+  }, 120_000);
+
+  it('would see a call the types do not offer, and a declaration that needs a package not installed', () => {
+    const r = compile({ 'wrong.ts': "import { openBoard } from 'mdclaim';\nawait openBoard('tasks.md').lockPath('x', { by: 'me' });\n", 'missing.ts': "import type { Pool } from 'pg';\nexport type P = Pool;\n" }, 'node16');
+    expect(r.output).toMatch(/wrong\.ts.*TS2551|wrong\.ts.*TS2339/);
+    expect(r.output).toMatch(/missing\.ts.*TS2307/);
+  }, 120_000);
+});
