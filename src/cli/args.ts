@@ -49,6 +49,7 @@ export const FLAGS: Record<string, FlagSpec> = {
   'no-commit': { value: false },
   writes: { value: true },
   reads: { value: true },
+  'fail-on-lapsed': { value: false },
 };
 
 const SHORT = new Map(Object.entries(FLAGS).flatMap(([name, spec]) => (spec.short ? [[spec.short, name] as const] : [])));
