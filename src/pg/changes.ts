@@ -28,6 +28,9 @@ export class PgChanges {
   private mark = '';
   private closed = false;
   private polling: Promise<void> = Promise.resolve();
+  private heard: () => void = () => {};
+  /** Settles once the first LISTEN is in place (for a caller that must not miss the next NOTIFY). */
+  readonly listening = new Promise<void>((resolve) => (this.heard = resolve));
 
   constructor(url: string, private readonly pollMs = PG_POLL_MS) {
     this.target = parsePgUrl(url);
@@ -63,6 +66,7 @@ export class PgChanges {
         this.listener = null;
       });
       await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      this.heard();
       if (this.closed) await client.end();
       return client;
     } catch {
