@@ -32,7 +32,7 @@ export class Terminal {
     this.opened = true;
     // Whatever ends the process (an exit, an uncaught error) leaves the terminal as it found it.
     process.once('exit', this.restoreAtExit);
-    writeSync(this.fd, ENTER);
+    writeAll(this.fd, ENTER);
     emitKeypressEvents(this.input);
     this.input.setRawMode(true);
     this.input.on('keypress', (_text: string | undefined, key: Key | undefined) => onKey(key ?? {}));
@@ -40,10 +40,10 @@ export class Terminal {
     this.output.on('resize', onResize);
   }
 
-  /** Paint the lines over the last screen, each line cleared to its end: no blank flash between frames. */
+  /** Paint the lines over the last screen, each line cleared to its end: no blank flash between frames. Throws when the terminal is gone. */
   draw(lines: readonly string[]): void {
     if (!this.opened) return;
-    writeSync(this.fd, `\x1b[H${lines.map((l) => `${l}\x1b[K`).join('\r\n')}\x1b[J`);
+    writeAll(this.fd, `\x1b[H${lines.map((l) => `${l}\x1b[K`).join('\r\n')}\x1b[J`);
   }
 
   /** Put the terminal back: main screen, cursor shown, raw mode off. Safe to call twice. */
@@ -59,9 +59,23 @@ export class Terminal {
     this.input.pause();
     this.input.removeAllListeners('keypress');
     try {
-      writeSync(this.fd, LEAVE);
+      writeAll(this.fd, LEAVE);
     } catch {
       // the terminal is gone
+    }
+  }
+}
+
+/** Write all of `text`, waiting out a full terminal (EAGAIN: a slow terminal is not a gone one). */
+function writeAll(fd: number, text: string): void {
+  let buf = Buffer.from(text);
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let tries = 0; buf.length > 0; ) {
+    try {
+      buf = buf.subarray(writeSync(fd, buf));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN' || ++tries > 200) throw err;
+      Atomics.wait(pause, 0, 0, 5);
     }
   }
 }

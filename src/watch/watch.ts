@@ -39,12 +39,19 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
   let lastDraw = 0;
   let drawTimer: NodeJS.Timeout | null = null;
 
+  // The terminal gone (EIO, EPIPE): end as a closed terminal ends a program.
+  let gone = (_err: unknown) => {};
   const draw = () => {
     drawTimer = null;
     lastDraw = Date.now();
     const slow = readingSince !== null && lastDraw - readingSince >= SLOW_READ_MS ? { message: 'still waiting for the board (a lock held long, or a slow server)', since: readingSince } : null;
     const summary = tasks === null ? null : summarize(tasks, lastDraw, o.filter, events, startedAt);
-    o.terminal.draw(frameLines({ location: o.location, summary, events, nowMs: lastDraw, problem: problem ?? slow, help, columns: o.terminal.columns, rows: o.terminal.rows }, o.style));
+    const lines = frameLines({ location: o.location, summary, events, nowMs: lastDraw, problem: problem ?? slow, help, columns: o.terminal.columns, rows: o.terminal.rows }, o.style);
+    try {
+      o.terminal.draw(lines);
+    } catch (err) {
+      gone(err);
+    }
   };
   const redraw = () => {
     drawTimer ??= setTimeout(draw, Math.max(0, lastDraw + MIN_GAP_MS - Date.now()));
@@ -79,7 +86,10 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
 
   return new Promise<number>((resolve) => {
     const tick = setInterval(redraw, 1000);
+    let finished = false;
     const finish = (code: number) => {
+      if (finished) return;
+      finished = true;
       clearInterval(tick);
       if (readTimer) clearTimeout(readTimer);
       if (drawTimer) clearTimeout(drawTimer);
@@ -90,6 +100,7 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
     // A signal ends the view like a quit key, the terminal restored; its status says which.
     const signals = ([['SIGTERM', 143], ['SIGHUP', 129], ['SIGINT', 0]] as const).map(([signal, code]) => [signal, () => finish(code)] as const);
     for (const [signal, handler] of signals) process.on(signal, handler);
+    gone = () => finish(129);
     const onKey = (key: Key) => {
       if (key.name === 'q' || (key.ctrl && (key.name === 'c' || key.name === 'd'))) finish(0);
       else if (key.sequence === '?') {
