@@ -5,6 +5,7 @@ import type { Task } from '../src/format/task.js';
 import { diffEvents } from '../src/watch/events.js';
 import { paint, type Style } from '../src/watch/paint.js';
 import { summarize } from '../src/watch/summary.js';
+import { frameLines } from '../src/watch/frame.js';
 import { layout } from '../src/watch/view.js';
 
 // The summary `status` prints and `watch` shows, and the events between two readings: pure, no disk.
@@ -146,5 +147,17 @@ describe('the screen\'s lines', () => {
     // Round the blocks a line at a time: a gets 3, b its 1, c 2; a cut block's last line says what is left.
     expect(text(9)).toEqual(['a', 'a0', 'a1', '  … 8 more', 'b', 'b0', 'c', 'c0', '  … 9 more']);
     expect(text(100)).toHaveLength(24);
+  });
+
+  it('fills the screen exactly, each line within the width, however many sections and claims', () => {
+    const md = Array.from({ length: 30 }, (_, i) => `# Section ${i}\n\n- [🟡, a${i}, 2026-12-01T09:59:00Z] Task ${i} ${'x'.repeat(200)}\n`).join('\n');
+    const summary = summarize(tasks(md), NOW, {}, [], NOW);
+    const lines = frameLines({ location: 'tasks.md', summary, events: [], nowMs: NOW, problem: null, help: false, columns: 80, rows: 40 }, style);
+    expect(lines).toHaveLength(40);
+    for (const l of lines) expect(style.width(l)).toBeLessThanOrEqual(80);
+    expect(lines.join('\n')).toMatch(/… 23 more sections/);
+    expect(lines.join('\n')).toMatch(/Claims \(30 live, 0 lapsed, 0 untimed\)/);
+    expect(lines.join('\n')).toMatch(/… \d+ more/);
+    expect(lines.at(-1)).toContain('q quit');
   });
 });

@@ -44,7 +44,7 @@ export function frameLines(f: FrameInput, style: Style): string[] {
   } else if (f.summary === null) {
     if (!f.problem) lines.push([['reading the board…', 'dim']]);
   } else {
-    const head = headLines(f.summary, style);
+    const head = headLines(f.summary, style, Math.max(2, Math.floor(f.rows / 5)));
     lines.push(...head, []);
     lines.push(...layout(blocks(f.summary, f.events.slice(-50), style, clock), Math.max(0, body - head.length - 1)));
   }

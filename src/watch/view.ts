@@ -11,7 +11,7 @@ export interface Block {
 }
 
 /** The header: counts by status, then a progress bar per section and the done rate. */
-export function headLines(s: Summary, style: Style): Line[] {
+export function headLines(s: Summary, style: Style, maxSections = Infinity): Line[] {
   const g = style.glyphs;
   const c = s.counts;
   const counts: Seg[] = [
@@ -28,11 +28,15 @@ export function headLines(s: Summary, style: Style): Line[] {
     [`   ${c.total} tasks`, 'dim'],
   ];
   const out: Line[] = [counts];
-  const nameWidth = Math.min(24, Math.max(8, ...s.sections.map((x) => style.width(x.name ?? '(no heading)'))));
-  for (const x of s.sections) {
+  const shown = s.sections.length > maxSections ? s.sections.slice(0, Math.max(0, maxSections - 1)) : s.sections;
+  // A loop, not Math.max(...): a board may have very many sections.
+  let nameWidth = 8;
+  for (const x of shown) nameWidth = Math.min(24, Math.max(nameWidth, style.width(x.name ?? '(no heading)')));
+  for (const x of shown) {
     const name = x.name ?? '(no heading)';
     out.push([[fitName(name, nameWidth, style)], [' '], ...bar(x.done, x.total, 20, style), [` ${x.done}/${x.total} done`]]);
   }
+  if (shown.length < s.sections.length) out.push([[`… ${s.sections.length - shown.length} more sections`, 'dim']]);
   if (s.doneRate) out.push([[`done rate: ${s.doneRate.perMinute}/min over the last ${span(s.doneRate.windowMs)} (${s.doneRate.done} done)`, 'dim']]);
   return out;
 }
