@@ -118,6 +118,21 @@ describe.skipIf(!tmuxAvailable)('mdclaim watch on a file board', () => {
     expect(await t.exitStatus()).toBe(0);
   });
 
+  it('says when a reading waits on a lock held long, and carries on once it is let go', async () => {
+    const file = boardFile(BOARD);
+    const t = term();
+    t.start(['-f', file]);
+    await t.waitFor('open 4');
+    // Another process holds the board's exclusive lock for a while: the poll's reading waits for it.
+    const holding = mdclaimAsync(['lock', '-f', file, '--', 'sleep', '8']);
+    await t.waitFor('still waiting for the board');
+    expect(t.screen()).toContain('open 4');
+    expect((await holding).status).toBe(0);
+    await t.waitFor((s) => !s.includes('still waiting for the board') && s.includes('open 4'), 'the message gone');
+    t.keys('q');
+    expect(await t.exitStatus()).toBe(0);
+  });
+
   it('puts the terminal back when it is sent SIGTERM (exit 143)', async () => {
     const file = boardFile(BOARD);
     const t = term();
