@@ -72,7 +72,10 @@ export class TmuxWatch {
   }
 
   kill(): void {
+    // The server's socket path, asked before it goes: kill-server may leave the file behind.
+    const path = spawnSync('tmux', ['-L', this.socket, 'display-message', '-p', '#{socket_path}'], { encoding: 'utf8' }).stdout.trim();
     spawnSync('tmux', ['-L', this.socket, 'kill-server']);
+    if (path !== '') rmSync(path, { force: true });
     rmSync(this.dir, { recursive: true, force: true });
   }
 
