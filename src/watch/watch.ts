@@ -38,6 +38,8 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
   let readTimer: NodeJS.Timeout | null = null;
   let lastDraw = 0;
   let drawTimer: NodeJS.Timeout | null = null;
+  // Once quit, a reading still under way neither draws nor reads again (the board is being closed).
+  let finished = false;
 
   // The terminal gone (EIO, EPIPE): end as a closed terminal ends a program.
   let gone = (_err: unknown) => {};
@@ -54,6 +56,7 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
     }
   };
   const redraw = () => {
+    if (finished) return;
     drawTimer ??= setTimeout(draw, Math.max(0, lastDraw + MIN_GAP_MS - Date.now()));
   };
 
@@ -81,12 +84,12 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
     }
   };
   const poke = () => {
+    if (finished) return;
     readTimer ??= setTimeout(() => void read(), Math.max(0, lastRead + MIN_GAP_MS - Date.now()));
   };
 
   return new Promise<number>((resolve) => {
     const tick = setInterval(redraw, 1000);
-    let finished = false;
     const finish = (code: number) => {
       if (finished) return;
       finished = true;
