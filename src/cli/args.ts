@@ -50,6 +50,7 @@ export const FLAGS: Record<string, FlagSpec> = {
   writes: { value: true },
   reads: { value: true },
   agents: { value: false },
+  'fail-on-lapsed': { value: false },
 };
 
 const SHORT = new Map(Object.entries(FLAGS).flatMap(([name, spec]) => (spec.short ? [[spec.short, name] as const] : [])));

@@ -7,6 +7,8 @@ export const EXIT = {
   USAGE: 2,
   NO_TASK: 3,
   CONFLICT: 4,
+  /** status --fail-on-lapsed: a claim is past its lease (a cron job's alert, told apart from a failure to look). */
+  LAPSED: 5,
   /** Stdout closed by its reader: 128 + SIGPIPE, what sh shows for `yes | head -1`'s `yes`. */
   BROKEN_PIPE: 141,
   /** 128 + the signal's number, as a shell reports a command a signal stopped. */

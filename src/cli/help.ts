@@ -67,6 +67,65 @@ Examples:
   mdclaim init --agents >> AGENTS.md
 `;
 
+const WATCH_DETAILS = `A full-screen view of the board that follows it as other processes change
+it, without a keypress, until you quit. It only reads the board.
+
+  header    counts by status, a progress bar per section (done of all), and
+            the rate of done tasks over the last 5 minutes watched
+  Claims    holder, task, how long held, time left on the lease counting down;
+            a claim past its lease is LAPSED (it waits for a reaper or a
+            taker); an ADW claim with no time is untimed (it never lapses)
+  Paths     who holds which paths (declared on a task's line, or locked)
+  Blocked   tasks a held path or a [⏰] (a task above not done) keeps waiting
+  Events    claimed, taken over, done, failed (with the reason), released,
+            reaped: told from the difference between two readings
+  Failed    the failed tasks and their reasons
+
+  --tag T, --section S   count and show only such tasks (holds anywhere on
+                     the board still block them)
+  -f, --file PATH|URL    the board (default ./tasks.md, or MDCLAIM_FILE)
+
+Keys: q or Ctrl-C quits (exit 0), ? shows the keys; a resize redraws.
+A file board is read under its shared lock when its directory reports a
+change, and every 2s besides; a PostgreSQL board on its NOTIFY, and when a
+poll of its history (every 1s) sees a change. At most 4 redraws a second.
+A board that cannot be read (replaced, locked long, the server away) is
+said on screen with the last reading kept, and tried again.
+Colour unless NO_COLOR is set or TERM=dumb; emoji and bars in a UTF-8
+locale, ASCII otherwise. Needs a terminal: for scripts use mdclaim status.
+
+Exit status: 0 quit with q or Ctrl-C (or SIGINT), 143 SIGTERM, 129 SIGHUP,
+2 usage (no terminal).
+
+Example:
+  mdclaim watch -f postgres://ci@db/work?board=sprint --tag backend
+`;
+
+const STATUS_DETAILS = `The summary mdclaim watch shows, once: for scripts, cron mail and CI logs.
+Counts by status and per section, every claim (live with its time left,
+lapsed, untimed), the oldest claim, the paths held and by whom, the tasks
+blocked by a path or by a [⏰], and the failed tasks with their reasons.
+
+  --json             one JSON document: board, at, counts {open, blocked,
+                     claimed, done, failed, total}, sections [{name, done,
+                     total}], claims [{id, text, by, claimedAt, lease,
+                     expiresAt, state: live|lapsed|untimed, heldMs, leftMs}],
+                     live, lapsed, untimed, oldestClaim, paths [{path, mode,
+                     kind, task, by}], blocked [{id, text, reason: path|above,
+                     …}], failures [{id, text, by, reason}], doneRate (null:
+                     a rate needs watching; see mdclaim watch)
+  --fail-on-lapsed   exit 5 when a claim (among those shown) is past its
+                     lease, so a cron job can alert
+  --tag T, --section S   only such tasks
+  -f, --file PATH|URL    the board (default ./tasks.md, or MDCLAIM_FILE)
+
+Exit status: 0, or 5 with --fail-on-lapsed when a claim has lapsed; 1 the
+board cannot be read; 2 usage.
+
+Example (cron):
+  */5 * * * * mdclaim status -f /srv/tasks.md --fail-on-lapsed >/dev/null || mail …
+`;
+
 const COMMON = ['file', 'json', 'help', 'write', 'durable', 'lock-timeout'];
 
 export const COMMANDS: Record<string, CommandSpec> = {
@@ -99,6 +158,14 @@ export const COMMANDS: Record<string, CommandSpec> = {
     args: 'command',
     flags: ['shared', 'lock-timeout'],
     summary: "run a command holding the board's lock (--shared: only writers wait)",
+    ownFlagsOnly: true,
+  },
+  status: { args: 'none', flags: ['tag', 'section', 'fail-on-lapsed'], summary: 'the board at a glance, once: counts, claims, lapsed, blocked, failed', details: STATUS_DETAILS },
+  watch: {
+    args: 'none',
+    flags: ['tag', 'section', 'lock-timeout'],
+    summary: 'a live full-screen view of the board (q quits)',
+    details: WATCH_DETAILS,
     ownFlagsOnly: true,
   },
   run: {
@@ -155,6 +222,7 @@ Options:
       --dry-run         reap: say what would be reopened, change nothing (needs
                         only read permission)
       --include-untimed reap: also reopen claims with no timestamp
+      --fail-on-lapsed  status: exit 5 when a claim is past its lease
       --to URL          import: the PostgreSQL board to load into
       --replace         import: overwrite a board that already has tasks
       --from URL        export: the PostgreSQL board to print
@@ -192,6 +260,7 @@ Exit status:
        a path it declares (or you name) held by a live claim; edit: you and the
        board changed one task (your copy is kept beside it); run: the claim
        was lost while the command ran
+    5  status --fail-on-lapsed: a claim is past its lease
   130  run: stopped by SIGINT (143: by SIGTERM)
   141  stdout closed before everything was written (mdclaim list | head -1),
        as for a process that SIGPIPE killed

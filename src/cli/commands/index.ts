@@ -22,4 +22,6 @@ export { pathsUnlock } from './paths-unlock.js';
 export { reap } from './reap.js';
 export { release } from './release.js';
 export { run } from './run.js';
+export { status } from './status.js';
+export { watch } from './watch.js';
 export type { Command };

@@ -1,0 +1,138 @@
+import { sectionMatches } from '../board/claim.js';
+import { cutoff } from '../board/claimable.js';
+import { blockers, claimState, taskHolds, type ClaimState } from '../board/standing.js';
+import { formatClaimedAt, type Status } from '../format/marker.js';
+import type { Task } from '../format/task.js';
+import type { WatchEvent } from './events.js';
+
+// What `status` prints once and `watch` keeps up to date: one pure function of
+// a board's tasks, the clock and the events seen, so both say the same.
+
+export interface Filter {
+  tags?: readonly string[];
+  section?: string;
+}
+
+export interface ClaimView {
+  id: string;
+  text: string;
+  by?: string;
+  claimedAt?: string;
+  lease?: string;
+  expiresAt?: string;
+  state: ClaimState;
+  /** How long it has been held (a timed claim). */
+  heldMs?: number;
+  /** Time left on its lease: negative once lapsed (a timed claim). */
+  leftMs?: number;
+}
+
+export interface PathView {
+  path: string;
+  mode: 'write' | 'read';
+  kind: 'declared' | 'locked';
+  task: string;
+  by?: string;
+}
+
+export type BlockedView =
+  | { id: string; text: string; reason: 'path'; path: string; mode: 'write' | 'read'; task: string; by?: string }
+  | { id: string; text: string; reason: 'above'; task: string };
+
+export interface Summary {
+  /** The clock the summary was made at (RFC 3339, UTC). */
+  at: string;
+  counts: Record<Status, number> & { total: number };
+  /** Done of all per section, in board order (`null`: tasks above the first heading). */
+  sections: { name: string | null; done: number; total: number }[];
+  /** Every claim: lapsed first, then by time left, untimed last. */
+  claims: ClaimView[];
+  live: number;
+  lapsed: number;
+  untimed: number;
+  /** The claim held longest (timed claims only). */
+  oldestClaim: ClaimView | null;
+  /** What live claims hold, in board order (of every task: a hold outside the filter still blocks inside it). */
+  paths: PathView[];
+  /** Waiting tasks that cannot be claimed now, and what is in the way. */
+  blocked: BlockedView[];
+  /** Failed tasks in board order, with their reasons. */
+  failures: { id: string; text: string; by?: string; reason?: string }[];
+  /** Done tasks per minute over the window, from the events seen; null when none were watched. */
+  doneRate: { perMinute: number; done: number; windowMs: number } | null;
+}
+
+export const RATE_WINDOW_MS = 5 * 60_000;
+
+/** The summary of `tasks` at `nowMs`; `watchedSince` is when `events` began (for the done rate). */
+export function summarize(tasks: readonly Task[], nowMs: number, filter: Filter = {}, events?: readonly WatchEvent[], watchedSince?: number): Summary {
+  const now = cutoff(nowMs);
+  const holds = taskHolds(tasks, now);
+  const waits = blockers(tasks, now, holds);
+  const inView = (t: Task) => (filter.section === undefined || sectionMatches(t.section, filter.section)) && (filter.tags ?? []).every((g) => t.tags.includes(g));
+
+  const counts = { open: 0, blocked: 0, claimed: 0, done: 0, failed: 0, total: 0 };
+  const sections: Summary['sections'] = [];
+  const claims: ClaimView[] = [];
+  const blocked: BlockedView[] = [];
+  const failures: Summary['failures'] = [];
+  for (const t of tasks) {
+    if (!inView(t)) continue;
+    counts[t.status]++;
+    counts.total++;
+    const name = t.section ?? null;
+    let s = sections.at(-1);
+    if (s?.name !== name) sections.push((s = { name, done: 0, total: 0 }));
+    s.total++;
+    if (t.status === 'done') s.done++;
+    if (t.status === 'claimed') claims.push(claimView(t, nowMs, now));
+    if (t.status === 'failed') failures.push({ id: t.id, text: t.text, ...opt('by', t.by), ...opt('reason', t.reason) });
+    const w = waits.get(t);
+    if (w?.kind === 'path') blocked.push({ id: t.id, text: t.text, reason: 'path', path: w.hold.path, mode: w.hold.mode, task: w.hold.task.id, ...opt('by', w.hold.task.by) });
+    else if (w?.kind === 'above') blocked.push({ id: t.id, text: t.text, reason: 'above', task: w.task.id });
+  }
+  claims.sort(byUrgency);
+  const timed = claims.filter((c) => c.heldMs !== undefined);
+  const oldestClaim = timed.reduce<ClaimView | null>((a, c) => (a === null || c.heldMs! > a.heldMs! ? c : a), null);
+  return {
+    at: formatClaimedAt(nowMs),
+    counts,
+    sections,
+    claims,
+    live: claims.filter((c) => c.state === 'live').length,
+    lapsed: claims.filter((c) => c.state === 'lapsed').length,
+    untimed: claims.filter((c) => c.state === 'untimed').length,
+    oldestClaim,
+    paths: holds.map((h) => ({ path: h.path, mode: h.mode, kind: h.kind, task: h.task.id, ...opt('by', h.task.by) })),
+    blocked,
+    failures,
+    doneRate: events === undefined ? null : doneRate(events, nowMs, watchedSince ?? nowMs),
+  };
+}
+
+function claimView(t: Task, nowMs: number, now: ReturnType<typeof cutoff>): ClaimView {
+  const view: ClaimView = { id: t.id, text: t.text, ...opt('by', t.by), state: claimState(t, nowMs, now)!, ...opt('claimedAt', t.claimedAt), ...opt('lease', t.lease), ...opt('expiresAt', t.expiresAt) };
+  const at = t.claimedAt === undefined ? NaN : Date.parse(t.claimedAt);
+  if (Number.isFinite(at)) view.heldMs = Math.max(0, nowMs - at);
+  const ends = t.expiresAt === undefined ? NaN : Date.parse(t.expiresAt);
+  if (Number.isFinite(ends)) view.leftMs = ends - nowMs;
+  return view;
+}
+
+const RANK: Record<ClaimState, number> = { lapsed: 0, live: 1, untimed: 2 };
+
+function byUrgency(a: ClaimView, b: ClaimView): number {
+  return RANK[a.state] - RANK[b.state] || (a.leftMs ?? 0) - (b.leftMs ?? 0);
+}
+
+/** Done events per minute over the last RATE_WINDOW_MS, or since watching began when that is shorter. */
+function doneRate(events: readonly WatchEvent[], nowMs: number, since: number): Summary['doneRate'] {
+  const from = Math.max(nowMs - RATE_WINDOW_MS, since);
+  const done = events.filter((e) => e.event === 'done' && e.at >= from).length;
+  const windowMs = Math.max(nowMs - from, 1);
+  return { perMinute: Math.round((done / windowMs) * 60_000 * 10) / 10, done, windowMs };
+}
+
+function opt<K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [k in K]?: V };
+}

@@ -1,0 +1,119 @@
+import type { TaskBoard } from '../board/types.js';
+import type { Task } from '../format/task.js';
+import type { ChangeSource } from './changes.js';
+import { diffEvents, type WatchEvent } from './events.js';
+import { frameLines } from './frame.js';
+import type { Style } from './paint.js';
+import { summarize, type Filter } from './summary.js';
+import type { Key, Terminal } from './terminal.js';
+
+/** At most four readings and four redraws a second, however fast the board changes. */
+export const MIN_GAP_MS = 250;
+/** A reading that has waited this long (a lock held long, a slow server) is said on screen. */
+const SLOW_READ_MS = 2000;
+const KEEP_EVENTS = 200;
+
+export interface WatchOptions {
+  location: string;
+  filter: Filter;
+  changes: ChangeSource;
+  terminal: Terminal;
+  style: Style;
+}
+
+/**
+ * Follow a board on the terminal until a quit key (resolves 0) or a signal
+ * (resolves 128 + its number). Only ever reads the board: through list(),
+ * under the file board's shared lock, never more often than MIN_GAP_MS.
+ */
+export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
+  const startedAt = Date.now();
+  let tasks: Task[] | null = null;
+  let events: WatchEvent[] = [];
+  let problem: { message: string; since: number } | null = null;
+  let help = false;
+  let readingSince: number | null = null;
+  let again = false;
+  let lastRead = 0;
+  let readTimer: NodeJS.Timeout | null = null;
+  let lastDraw = 0;
+  let drawTimer: NodeJS.Timeout | null = null;
+  // Once quit, a reading still under way neither draws nor reads again (the board is being closed).
+  let finished = false;
+
+  // The terminal gone (EIO, EPIPE): end as a closed terminal ends a program.
+  let gone = (_err: unknown) => {};
+  const draw = () => {
+    drawTimer = null;
+    lastDraw = Date.now();
+    const slow = readingSince !== null && lastDraw - readingSince >= SLOW_READ_MS ? { message: 'still waiting for the board (a lock held long, or a slow server)', since: readingSince } : null;
+    const summary = tasks === null ? null : summarize(tasks, lastDraw, o.filter, events, startedAt);
+    const lines = frameLines({ location: o.location, summary, events, nowMs: lastDraw, problem: problem ?? slow, help, columns: o.terminal.columns, rows: o.terminal.rows }, o.style);
+    try {
+      o.terminal.draw(lines);
+    } catch (err) {
+      gone(err);
+    }
+  };
+  const redraw = () => {
+    if (finished) return;
+    drawTimer ??= setTimeout(draw, Math.max(0, lastDraw + MIN_GAP_MS - Date.now()));
+  };
+
+  const read = async () => {
+    readTimer = null;
+    if (readingSince !== null) {
+      again = true;
+      return;
+    }
+    readingSince = lastRead = Date.now();
+    try {
+      const next = await board.list();
+      if (tasks !== null) events = [...events, ...diffEvents(tasks, next, Date.now())].slice(-KEEP_EVENTS);
+      tasks = next;
+      problem = null;
+    } catch (err) {
+      problem ??= { message: (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' '), since: readingSince };
+    } finally {
+      readingSince = null;
+    }
+    redraw();
+    if (again) {
+      again = false;
+      poke();
+    }
+  };
+  const poke = () => {
+    if (finished) return;
+    readTimer ??= setTimeout(() => void read(), Math.max(0, lastRead + MIN_GAP_MS - Date.now()));
+  };
+
+  return new Promise<number>((resolve) => {
+    const tick = setInterval(redraw, 1000);
+    const finish = (code: number) => {
+      if (finished) return;
+      finished = true;
+      clearInterval(tick);
+      if (readTimer) clearTimeout(readTimer);
+      if (drawTimer) clearTimeout(drawTimer);
+      for (const [signal, handler] of signals) process.removeListener(signal, handler);
+      o.terminal.close();
+      void o.changes.close().finally(() => resolve(code));
+    };
+    // A signal ends the view like a quit key, the terminal restored; its status says which.
+    const signals = ([['SIGTERM', 143], ['SIGHUP', 129], ['SIGINT', 0]] as const).map(([signal, code]) => [signal, () => finish(code)] as const);
+    for (const [signal, handler] of signals) process.on(signal, handler);
+    gone = () => finish(129);
+    const onKey = (key: Key) => {
+      if (key.name === 'q' || (key.ctrl && (key.name === 'c' || key.name === 'd'))) finish(0);
+      else if (key.sequence === '?') {
+        help = !help;
+        draw();
+      }
+    };
+    o.terminal.open(onKey, draw);
+    draw();
+    o.changes.start(poke);
+    void read();
+  });
+}
