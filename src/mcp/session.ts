@@ -3,6 +3,7 @@ import type { CheckPathsOptions, HeldPath, PathLocking } from '../board/path-typ
 import { Heartbeat, heartbeatEvery, isLostError, iso } from '../board/runner/heartbeat.js';
 import type { Fence } from '../board/runner/types.js';
 import type { NextOptions, TaskBoard } from '../board/types.js';
+import { notHolder } from '../board/conflict.js';
 import { MdclaimError, usage } from '../errors.js';
 import type { Task } from '../format/task.js';
 
@@ -105,7 +106,8 @@ export class Session {
       [...this.held.keys()].map((id) =>
         this.release(id).then(
           () => released.push(id),
-          () => failed.push(id),
+          // A claim no longer ours is not ours to give back.
+          (err: unknown) => isLostError(err) || failed.push(id),
         ),
       ),
     );
@@ -135,7 +137,7 @@ export class Session {
   private write(id: string, keep: boolean, op: (fence: Fence) => Promise<Task>): Promise<Task> {
     return this.serial(id, async () => {
       const h = this.held.get(id);
-      if (!h) throw new MdclaimError('CONFLICT', `${id} is not claimed by this session (${this.by}): claim it first with claim or next`);
+      if (!h) throw await this.notHeld(id);
       await h.beat.stop();
       const fence = h.beat.fence;
       let t: Task;
@@ -151,6 +153,16 @@ export class Session {
       if (keep) this.hold(t, h.leaseMs);
       return t;
     });
+  }
+
+  /** Why this session may not write on a task it holds no claim on: the board's own refusal, from the task as it is now. */
+  private async notHeld(id: string): Promise<MdclaimError> {
+    const task = (await this.board.list()).find((t) => t.id === id);
+    if (task === undefined) return new MdclaimError('NOT_FOUND', `no task with id ${id}`);
+    if (task.status === 'claimed' && task.by === this.by) {
+      return new MdclaimError('CONFLICT', `${id} is claimed by ${this.by}, but not by this session: only the session that made a claim writes on it`, { holder: this.by });
+    }
+    return notHolder(task, { by: this.by });
   }
 
   private serial<T>(id: string, call: () => Promise<T>): Promise<T> {
