@@ -37,7 +37,7 @@ export const guard: Command = async (any, p, io) => {
     return EXIT.OK;
   } catch (err) {
     if (!(err instanceof MdclaimError) || err.code !== 'CONFLICT') throw err;
-    const reason = `mdclaim: ${path} is held by ${err.holder ?? 'another claim'} (${err.message}); leave it to them and work on something else`;
+    const reason = `mdclaim: do not write ${path}: ${err.message}; leave it to them and work on something else`;
     printJson(io, { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
     return EXIT.OK;
   }
