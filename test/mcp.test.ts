@@ -104,6 +104,25 @@ describe.each(kinds)('mdclaim mcp on the $name board', (kind) => {
     expect((await a.call('done', { id: 'T-1' })).doc).toMatchObject({ task: { id: 'T-1', status: 'done', by: 'agent-a' } });
   });
 
+  it('goes on renewing a claim after the session renews or locks paths on it itself', async () => {
+    const b = await kind.make(board(1));
+    const a = await connect(b.location, ['--by', 'agent-a', '--lease', '3s']);
+    const other = await connect(b.location, ['--by', 'agent-b']);
+    await a.call('claim', { id: 'T-1' });
+    expect((await a.call('heartbeat', { id: 'T-1' })).doc).toMatchObject({ task: { id: 'T-1', by: 'agent-a' } });
+    expect((await a.call('paths_lock', { id: 'T-1', writes: ['src/'] })).doc).toMatchObject({ task: { locks: [{ path: 'src/', mode: 'write' }] } });
+    expect(await other.call('paths_check', { writes: ['src/a.ts'] })).toMatchObject({ isError: true, text: expect.stringMatching(/^error\[CONFLICT\]: agent-a holds src\/ \(write\) on T-1/) });
+    expect((await a.call('paths_check', { writes: ['src/a.ts'] })).doc).toMatchObject({ paths: [{ path: 'src/', task: 'T-1' }] });
+    const end = Date.now() + 8000;
+    while (Date.now() < end) {
+      await sleep(1000);
+      expect(await b.board.reap()).toEqual([]);
+    }
+    expect((await a.call('paths_unlock', { id: 'T-1' })).doc).toMatchObject({ task: { id: 'T-1', by: 'agent-a' } });
+    expect((await other.call('paths_check', { writes: ['src/a.ts'] })).doc).toEqual({ paths: [] });
+    expect((await a.call('done', { id: 'T-1', commit: 'abc1234' })).doc).toMatchObject({ task: { status: 'done', commit: 'abc1234' } });
+  });
+
   it('releases every claim of a session when its client closes', async () => {
     const b = await kind.make(board(3));
     const s = await connect(b.location, ['--by', 'agent-a']);
@@ -114,7 +133,8 @@ describe.each(kinds)('mdclaim mcp on the $name board', (kind) => {
     await s.exited;
     // Released before the server exited: no waiting for a reaper.
     expect((await tasks(b)).map((t) => t.status)).toEqual(['open', 'open', 'open']);
-    expect(s.stderr()).toContain('released T-1, T-2');
+    // By the end of its input, not by the SIGTERM a client sends one that lingers.
+    expect(s.stderr()).toContain('the client disconnected; released T-1, T-2');
   });
 
   it('releases them on SIGTERM too', async () => {
@@ -173,5 +193,7 @@ describe.each(kinds)('mdclaim mcp on the $name board', (kind) => {
     // No claim is left behind; whatever was finished stays finished.
     expect(after.filter((t) => t.status === 'claimed')).toEqual([]);
     expect(after.every((t) => t.status === 'open' || (t.status === 'done' && t.id === first.id))).toBe(true);
+    // Answers written to a pipe nobody reads any more end the session quietly.
+    expect(s.stderr()).not.toMatch(/\n\s+at |error\[/);
   });
 });
