@@ -41,14 +41,18 @@ export async function serveMcp(board: TaskBoard, options: ServeOptions): Promise
     if (ending) return;
     ending = true;
     void (async () => {
-      const { released, failed } = await session.close();
-      if (released.length > 0) options.log(`mdclaim mcp: ${why}; released ${released.join(', ')}`);
-      if (failed.length > 0) options.log(`mdclaim mcp: could not release ${failed.join(', ')}; they lapse by their lease`);
-      await server.close().catch(() => {});
-      finish(status);
+      try {
+        const { released, failed } = await session.close();
+        if (released.length > 0) options.log(`mdclaim mcp: ${why}; released ${released.join(', ')}`);
+        if (failed.length > 0) options.log(`mdclaim mcp: could not release ${failed.join(', ')}; they lapse by their lease`);
+        await server.close().catch(() => {});
+      } finally {
+        finish(status);
+      }
     })();
   };
-  const onSignal = Object.fromEntries(Object.entries(SIGNALS).map(([sig, status]) => [sig, () => end(status, `${sig}`)])) as Record<keyof typeof SIGNALS, () => void>;
+  // A second signal while the claims are being released ends the process at once: they lapse by their lease.
+  const onSignal = Object.fromEntries(Object.entries(SIGNALS).map(([sig, status]) => [sig, () => (ending ? process.exit(status) : end(status, sig))])) as Record<keyof typeof SIGNALS, () => void>;
   for (const [sig, handler] of Object.entries(onSignal)) process.on(sig, handler);
   const onEnd = () => end(0, 'the client disconnected');
   process.stdin.on('end', onEnd);

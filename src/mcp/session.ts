@@ -111,6 +111,8 @@ export class Session {
         ),
       ),
     );
+    // What could not be released is not beaten either: nothing keeps the process alive.
+    await Promise.all([...this.held.values()].map((h) => h.beat.stop()));
     return { released, failed };
   }
 
