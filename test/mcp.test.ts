@@ -1,6 +1,11 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Task } from '../src/index.js';
 import { fileKind, kinds } from './contract/kinds.js';
+import { CLI } from './helpers/cli.js';
 import { connect, until } from './helpers/mcp.js';
 
 // mdclaim mcp through the SDK's own client over real stdio, on every kind of board.
@@ -51,6 +56,30 @@ describe('mdclaim mcp', () => {
     const empty = await s.call('next');
     expect(empty).toEqual({ isError: false, text: '{"task":null}', doc: { task: null } });
     expect((await s.call('list', { status: 'claimed' })).doc).toMatchObject({ tasks: [{ id: 'T-1', by: 'a' }] });
+  });
+});
+
+describe('the SDK', () => {
+  /** Does a CLI run with these arguments load the MCP SDK? Told by a preload that lists the modules loaded at exit. */
+  function loadsSdk(args: string[], input = ''): boolean {
+    const dir = mkdtempSync(join(tmpdir(), 'mdclaim-preload-'));
+    const preload = join(dir, 'report.cjs');
+    writeFileSync(preload, "process.on('exit', () => { if (Object.keys(require.cache).some((k) => k.includes('@modelcontextprotocol'))) process.stderr.write('SDK LOADED'); });");
+    try {
+      const r = spawnSync(process.execPath, ['--require', preload, CLI, ...args], { input, encoding: 'utf8' });
+      return r.stderr.includes('SDK LOADED');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('is loaded by mdclaim mcp only: every other command starts without it', async () => {
+    const b = await fileKind.make(board(1));
+    expect(loadsSdk(['list', '--file', b.location])).toBe(false);
+    expect(loadsSdk(['next', '--file', b.location, '--by', 'a'])).toBe(false);
+    expect(loadsSdk(['guard', '--file', b.location], '{"tool_name":"Bash","tool_input":{}}')).toBe(false);
+    // The same probe sees it where it is loaded: the server reads stdin to its end at once and exits.
+    expect(loadsSdk(['mcp', '--file', b.location])).toBe(true);
   });
 });
 
