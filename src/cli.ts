@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { MdclaimError } from './errors.js';
+import { errorReport } from './errors.js';
 import { EXIT, exitCodeFor } from './cli/exit.js';
 import { run } from './cli/run.js';
 import { Output } from './cli/sink.js';
@@ -50,14 +50,9 @@ run(argv, io).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    const known = err instanceof MdclaimError;
-    const code = known ? err.code : 'INTERNAL';
-    const message = (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
-    io.err(`error[${code}]: ${message}`);
-    if (json) {
-      const holder = known && err.holder !== undefined ? { holder: err.holder } : {};
-      io.out(JSON.stringify({ error: { code, message, ...holder } }));
-    }
+    const { code, message, holder, line } = errorReport(err);
+    io.err(line);
+    if (json) io.out(JSON.stringify({ error: { code, message, ...(holder === undefined ? {} : { holder }) } }));
     flush();
     process.exitCode = exitCodeFor(code);
   },

@@ -31,3 +31,19 @@ export class MdclaimError extends Error {
 export function usage(message: string): MdclaimError {
   return new MdclaimError('USAGE', message);
 }
+
+/** A failure as every face of mdclaim reports it: the code, a one-line message, the holder when one is named. */
+export interface ErrorReport {
+  code: ErrorCode | 'INTERNAL';
+  message: string;
+  holder?: string;
+  /** `error[CODE]: message`, the one line the CLI prints and an MCP tool error carries. */
+  line: string;
+}
+
+export function errorReport(err: unknown): ErrorReport {
+  const known = err instanceof MdclaimError;
+  const code = known ? err.code : 'INTERNAL';
+  const message = (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
+  return { code, message, ...(known && err.holder !== undefined ? { holder: err.holder } : {}), line: `error[${code}]: ${message}` };
+}

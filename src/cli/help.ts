@@ -126,6 +126,65 @@ Example (cron):
   */5 * * * * mdclaim status -f /srv/tasks.md --fail-on-lapsed >/dev/null || mail …
 `;
 
+const MCP_DETAILS = `Serves the board to an agent over the Model Context Protocol on stdin/stdout.
+The agent calls tools: next, claim, heartbeat, done, fail, release, list, add,
+paths_check, paths_lock, paths_unlock. Each answers with the JSON --json
+prints ({"task": …}, {"task": null} when nothing is claimable, {"tasks": […]});
+a refusal is a tool error whose text is the CLI's line, error[CODE]: message.
+
+The session is the holder: it claims as --by (or MDCLAIM_BY, or a new
+mcp-XXXXXXXX told to the agent when it connects). While the agent is connected
+every claim it holds is renewed on run's schedule (min(D/3, (D-1s)/2)), so it
+never lapses under a live session; each write names the claim time the session
+last wrote, so a claim another session took over is never finished or renewed
+(the next call on it says so). When the client disconnects (stdin closes) or on
+SIGTERM/SIGINT/SIGHUP, every claim still held is released before exiting;
+killed outright, its claims lapse after their lease, for the reaper.
+
+  --by ID            who this session claims as
+  --lease D          the lease of a claim that names none, at least 2s
+                     (default 5m: renewed while connected, so a dead session's
+                     claims come back soon)
+  -f, --file PATH|URL   the board; also --write, --durable, --lock-timeout
+
+Nothing but the protocol goes to stdout; one line to stderr on start and end.
+
+Claude Code:
+  claude mcp add mdclaim -- npx --no-install mdclaim mcp --file /abs/tasks.md
+Any client (an "mcpServers" entry):
+  "mdclaim": { "command": "npx", "args": ["--no-install", "mdclaim", "mcp", "--file", "/abs/tasks.md"] }
+
+Exit status: 0 the client disconnected, 129/130/143 ended by SIGHUP/SIGINT/SIGTERM,
+2 usage (bad --by or --lease).
+`;
+
+const GUARD_DETAILS = `For editor hooks that run before a file is written. Reads the hook's JSON
+on stdin (Claude Code's PreToolUse input: {"tool_name": "Edit", "tool_input":
+{"file_path": "/abs/src/a.ts", …}, "cwd": …}) and, when a live claim of
+someone else holds that file (declared {writes: …}/{reads: …} on its line, or
+locked with paths lock), prints the deny answer naming the holder:
+  {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+   "permissionDecision": "deny", "permissionDecisionReason": "…"}}
+Otherwise it prints nothing (the editor's own permission rules still apply).
+A file outside the board's directory is always allowed. Exit 0 either way.
+
+"Someone else" is any holder but --by (or MDCLAIM_BY): give the agent the name
+its claims are made under. Without one, every live claim counts.
+
+  --by ID            whose claims do not count against the write
+  -f, --file PATH|URL   the board (a PostgreSQL board's paths are relative to
+                     the hook's cwd)
+
+Claude Code (.claude/settings.json):
+  {"hooks": {"PreToolUse": [{"matcher": "Edit|MultiEdit|Write|NotebookEdit",
+    "hooks": [{"type": "command",
+      "command": "npx --no-install mdclaim guard --file /abs/tasks.md"}]}]}}
+
+Exit status: 0 answered (deny or allow); 1 the board could not be read (the
+editor goes on); 2 the input was not a hook's JSON (Claude Code blocks the
+call and shows the line).
+`;
+
 const COMMON = ['file', 'json', 'help', 'write', 'durable', 'lock-timeout'];
 
 export const COMMANDS: Record<string, CommandSpec> = {
@@ -154,6 +213,8 @@ export const COMMANDS: Record<string, CommandSpec> = {
   'paths lock': { args: 'task', flags: ['by', 'writes', 'reads'], summary: 'lock paths for your task while you work (exit 4 when one is held)' },
   'paths unlock': { args: 'paths', flags: ['by'], summary: "let go of your task's locks on these paths (all without any)" },
   'paths check': { args: 'none', flags: ['by', 'writes', 'reads'], summary: 'exit 0 when no one else holds these paths, 4 naming who does' },
+  mcp: { args: 'none', flags: ['by', 'lease'], summary: 'serve the board to an agent over MCP (stdio): its claims live as long as its session', details: MCP_DETAILS },
+  guard: { args: 'none', flags: ['by'], summary: "editor hook: deny writing a file someone else's live claim holds", details: GUARD_DETAILS },
   lock: {
     args: 'command',
     flags: ['shared', 'lock-timeout'],

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { usage } from '../errors.js';
 import { has, one, parseArgs } from './args.js';
 import { EXIT } from './exit.js';
@@ -6,6 +5,7 @@ import { allowedFlags, commandHelp, COMMANDS, HELP } from './help.js';
 
 import type { Command } from './commands/types.js';
 import { printJson, type Output } from './output.js';
+import { version } from './version.js';
 
 /** Run one command line; returns the exit status. Errors are thrown for the caller's single error map. */
 export async function run(argv: readonly string[], io: Output): Promise<number> {
@@ -68,17 +68,4 @@ export async function run(argv: readonly string[], io: Output): Promise<number> 
   } finally {
     await board.close();
   }
-}
-
-async function version(): Promise<string> {
-  // dist/cli.cjs is bundled; dist/cli/run.js is not: the package root is one or two levels up.
-  for (const up of ['../package.json', '../../package.json']) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name?: string; version: string };
-      if (pkg.name === 'mdclaim') return pkg.version;
-    } catch {
-      // not here
-    }
-  }
-  return 'unknown';
 }

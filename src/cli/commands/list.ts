@@ -1,20 +1,16 @@
-import { sectionMatches } from '../../board/claim.js';
-import { usage } from '../../errors.js';
+import { selectTasks } from '../../board/select.js';
 import { has, one } from '../args.js';
 import { EXIT } from '../exit.js';
 import { printJson } from '../output.js';
 import type { Command } from './types.js';
 
-const STATUSES = ['open', 'blocked', 'claimed', 'done', 'failed'];
-
 export const list: Command = async (board, p, io) => {
   const status = one(p, 'status');
-  if (status !== undefined && !STATUSES.includes(status)) throw usage(`--status must be one of ${STATUSES.join(', ')}, got "${status}"`);
   const section = one(p, 'section');
   const tags = p.flags.get('tag') ?? [];
-  const tasks = (await board.list()).filter(
-    (t) => (status === undefined || t.status === status) && (section === undefined || sectionMatches(t.section, section)) && tags.every((g) => t.tags.includes(g)),
-  );
+  // The status is checked before the board is read: a typo fails fast.
+  selectTasks([], { ...(status === undefined ? {} : { status }) }, '--status');
+  const tasks = selectTasks(await board.list(), { ...(status === undefined ? {} : { status }), ...(section === undefined ? {} : { section }), tags }, '--status');
   if (has(p, 'json')) printJson(io, { tasks });
   else {
     // A loop, not Math.max(...ids): spreading a huge board's tasks overflows the stack.

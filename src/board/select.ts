@@ -1,0 +1,18 @@
+import { usage } from '../errors.js';
+import type { Task } from '../format/task.js';
+import { sectionMatches } from './claim.js';
+
+export const STATUSES = ['open', 'blocked', 'claimed', 'done', 'failed'] as const;
+
+/** What a listing keeps: tasks in this status, under this section, with every one of these tags. */
+export interface TaskFilter {
+  status?: string;
+  section?: string;
+  tags?: readonly string[];
+}
+
+/** The tasks a filter keeps, in board order; USAGE for a status that does not exist. */
+export function selectTasks(tasks: readonly Task[], { status, section, tags = [] }: TaskFilter, statusName = 'status'): Task[] {
+  if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) throw usage(`${statusName} must be one of ${STATUSES.join(', ')}, got "${status}"`);
+  return tasks.filter((t) => (status === undefined || t.status === status) && (section === undefined || sectionMatches(t.section, section)) && tags.every((g) => t.tags.includes(g)));
+}

@@ -1,0 +1,75 @@
+import { readFileSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
+import { randomHex } from '../../builtins.js';
+import { Board } from '../../board/board.js';
+import { MdclaimError, usage } from '../../errors.js';
+import { one } from '../args.js';
+import { EXIT } from '../exit.js';
+import { printJson } from '../output.js';
+import { pathBoard } from './kind.js';
+import type { Command } from './types.js';
+
+/** The part of an editor hook's JSON the guard reads (Claude Code's PreToolUse input). */
+interface HookInput {
+  tool_name?: unknown;
+  tool_input?: { file_path?: unknown; notebook_path?: unknown };
+  cwd?: unknown;
+}
+
+/**
+ * `mdclaim guard`: a PreToolUse hook. Deny (Claude Code's JSON on stdout) the
+ * write of a file a live claim of someone else holds; allow (no output, exit
+ * 0, so the editor's own permission rules still apply) anything else.
+ */
+export const guard: Command = async (any, p, io) => {
+  const input = readHookInput();
+  const target = input.tool_input?.file_path ?? input.tool_input?.notebook_path;
+  if (typeof target !== 'string' || target === '') return EXIT.OK;
+  const cwd = typeof input.cwd === 'string' ? input.cwd : process.cwd();
+  // Paths on the board are relative to its file's directory; a database board's to the project the hook runs in.
+  const base = any instanceof Board ? dirname(resolve(any.path)) : cwd;
+  const path = inside(base, resolve(cwd, target));
+  if (path === undefined) return EXIT.OK;
+  // Without a name, every holder is someone else: a made-up name holds nothing.
+  const by = one(p, 'by') ?? process.env['MDCLAIM_BY'] ?? `guard-${randomHex(8)}`;
+  try {
+    await pathBoard(any, 'guard').checkPaths({ by, writes: [path] });
+    return EXIT.OK;
+  } catch (err) {
+    if (!(err instanceof MdclaimError) || err.code !== 'CONFLICT') throw err;
+    const reason = `mdclaim: do not write ${path}: ${err.message}; leave it to them and work on something else`;
+    printJson(io, { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
+    return EXIT.OK;
+  }
+};
+
+function readHookInput(): HookInput {
+  let text: string;
+  try {
+    text = readFileSync(0, 'utf8');
+  } catch (err) {
+    throw new MdclaimError('IO', `guard: could not read the hook's JSON on stdin: ${(err as Error).message}`);
+  }
+  try {
+    const doc = JSON.parse(text) as unknown;
+    if (typeof doc === 'object' && doc !== null && !Array.isArray(doc)) return doc as HookInput;
+  } catch {
+    // said below
+  }
+  throw usage('guard reads the editor hook\'s JSON on stdin, e.g. {"tool_name":"Edit","tool_input":{"file_path":"/abs/src/a.ts"}}');
+}
+
+/** `file` relative to `base`, or undefined when it lies outside it (nothing on the board can name it); symlinks resolved where they exist. */
+function inside(base: string, file: string): string | undefined {
+  const rel = relative(real(base), resolve(real(dirname(file)), basename(file)));
+  if (rel === '' || rel === '..' || rel.startsWith('../') || isAbsolute(rel)) return undefined;
+  return rel;
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
