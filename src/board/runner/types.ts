@@ -88,7 +88,7 @@ export interface TaskOutcome {
 export interface RunResult {
   /** The claimant id the runner used. */
   by: string;
-  /** Why the run ended: one pass done, `max` tasks claimed, the board settled, or a signal. */
+  /** Why the run ended: one pass done, `max` tasks claimed, the board settled, a signal, or `SIGPIPE`: stdout's reader left. */
   stoppedBy: 'pass' | 'max' | 'settled' | StopSignal;
   /** Every task the runner claimed, in the order they ended. */
   tasks: TaskOutcome[];
