@@ -42,6 +42,7 @@ describe('durations past 24.8 days', () => {
     const dir = dirname(file);
     const board = counting(file);
     const stop = new AbortController();
+    cleanups.push(async () => stop.abort()); // a failed expectation leaves no runner behind
     const run = runTasks(board, { command: ['sh', '-c', WAIT_GO], env: { ...process.env, DIR: dir }, lease: '90d', commit: false, signal: stop.signal });
     const pgid = await pidIn(join(dir, 'cmd.pid'));
     await aSecond();
@@ -57,6 +58,7 @@ describe('durations past 24.8 days', () => {
     const dir = dirname(file);
     const events: RunEvent[] = [];
     const stop = new AbortController();
+    cleanups.push(async () => stop.abort()); // a failed expectation leaves no runner behind
     const run = runTasks(openBoard(file), { command: ['sh', '-c', WAIT_GO], env: { ...process.env, DIR: dir }, grace: '30d', signal: stop.signal, onEvent: (e) => events.push(e) });
     const pgid = await pidIn(join(dir, 'cmd.pid'));
     stop.abort();
@@ -71,6 +73,7 @@ describe('durations past 24.8 days', () => {
     const file = boardFile('[x] nothing to do\n');
     const board = counting(file);
     const stop = new AbortController();
+    cleanups.push(async () => stop.abort()); // a failed expectation leaves no runner behind
     const run = runTasks(board, { command: ['true'], loop: true, interval: '30d', signal: stop.signal });
     await until('the first poll', () => board.calls['next']! >= 1);
     await aSecond();
