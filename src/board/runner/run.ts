@@ -1,9 +1,9 @@
 import { randomHex } from '../../builtins.js';
 import type { Task } from '../../format/task.js';
+import { after } from '../../storage/deadline.js';
 import { sectionMatches } from '../claim.js';
 import { stillClaimable } from '../claimable.js';
 import { stamp, type RunEventBody } from './events.js';
-import { after } from '../../storage/deadline.js';
 import { Heartbeat } from './heartbeat.js';
 import { settle, type Settings } from './options.js';
 import { RunningTask } from './task.js';
