@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { atDeadline } from '../src/storage/deadline.js';
+import { after, atDeadline, capped, MAX_TIMER_MS, sleep } from '../src/storage/deadline.js';
 
 const DAY = 86_400_000;
 
@@ -35,5 +35,43 @@ describe('atDeadline', () => {
     cancel();
     vi.advanceTimersByTime(10 * DAY);
     expect(cancelled).not.toHaveBeenCalled();
+  });
+});
+
+describe('after and sleep, the one timer of every runner wait', () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it.each([
+    ['a 90d heartbeat interval', 90 * DAY],
+    ['a 30d grace', 30 * DAY],
+    ['the longest plain delay, plus one', 2 ** 31],
+  ])('waits out %s in full, re-arming at the timer’s limit, and can be cancelled', (_, ms) => {
+    vi.useFakeTimers();
+    const fired = vi.fn();
+    after(ms, fired);
+    vi.advanceTimersByTime(ms - 1);
+    expect(fired).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(fired).toHaveBeenCalledTimes(1);
+    const cancelled = vi.fn();
+    const cancel = after(ms, cancelled);
+    vi.advanceTimersByTime(ms - 1); // past at least one re-arm
+    cancel();
+    vi.advanceTimersByTime(ms);
+    expect(cancelled).not.toHaveBeenCalled();
+  });
+
+  it('sleep resolves only after the whole delay', async () => {
+    vi.useFakeTimers();
+    let woke = false;
+    void sleep(40 * DAY).then(() => (woke = true));
+    await vi.advanceTimersByTimeAsync(39 * DAY);
+    expect(woke).toBe(false);
+    await vi.advanceTimersByTimeAsync(DAY);
+    expect(woke).toBe(true);
+  });
+
+  it('caps a delay handed to a 32-bit setting at the longest it takes', () => {
+    expect([capped(25 * DAY), capped(10_000)]).toEqual([MAX_TIMER_MS, 10_000]);
   });
 });

@@ -229,19 +229,24 @@ describe('mdclaim run and the lease', () => {
   it('keeps a command that outlives several leases from being reaped while it heartbeats', async () => {
     const { file, dir, env, go } = setup('[] long job\n');
     const reaper = start(fixture('reaper.mjs'), [file, '-', '20']);
-    const r = runner(file, ['--by', 'r1', '--lease', '3s', '--', 'sh', '-c', `${PID}; ${WAIT_GO}`], { env: env('A') });
-    await pidIn(join(dir, 'A.pid'));
-    const first = Date.parse((await tasks(file))[0]!.claimedAt!);
-    // Watch the board until the claim has been renewed past three lease periods, seeing it held by r1 each time.
-    await until('three lease periods', async () => {
-      const t = (await tasks(file))[0]!;
-      expect(t).toMatchObject({ status: 'claimed', by: 'r1' });
-      return Date.parse(t.claimedAt!) >= first + 9000;
-    }, 100);
-    go();
-    expect((await r.done).code).toBe(0);
-    reaper.child.kill('SIGTERM');
-    expect((await reaper.done).stdout).toBe('');
+    try {
+      const r = runner(file, ['--by', 'r1', '--lease', '3s', '--', 'sh', '-c', `${PID}; ${WAIT_GO}`], { env: env('A') });
+      await pidIn(join(dir, 'A.pid'));
+      const first = Date.parse((await tasks(file))[0]!.claimedAt!);
+      // Watch the board until the claim has been renewed past three lease periods, seeing it held by r1 each time.
+      await until('three lease periods', async () => {
+        const t = (await tasks(file))[0]!;
+        expect(t).toMatchObject({ status: 'claimed', by: 'r1' });
+        return Date.parse(t.claimedAt!) >= first + 9000;
+      }, 100);
+      go();
+      expect((await r.done).code).toBe(0);
+      reaper.child.kill('SIGTERM');
+      expect((await reaper.done).stdout).toBe('');
+    } finally {
+      // Whatever the test saw, the reaper does not outlive it.
+      reaper.child.kill('SIGKILL');
+    }
     expect((await tasks(file))[0]).toMatchObject({ status: 'done', by: 'r1' });
   });
 });
@@ -307,6 +312,16 @@ describe('mdclaim run --loop', () => {
       expect(end.stdout).toContain(`[${id}] one\n[${id}] two\n`);
       expect(end.stderr).toContain(`[${id}] oops\n`);
     }
+  });
+
+  it('--until-settled ends when the only open task wants paths an untimed claim holds (that claim never lapses)', async () => {
+    const { file, dir } = setup('## Agent\n[🟡, adw_1] refactor {writes: src/}\n## Next\n[] edit a source file {writes: src/a.ts}\n');
+    const before = bytesOf(file);
+    const events = join(dir, 'ev.jsonl');
+    const end = await runner(file, ['--by', 'r1', '--until-settled', '--interval', '100ms', '--events', events, '--', 'true']).done;
+    expect(end.code).toBe(0);
+    expect(eventsIn(events).at(-1)).toMatchObject({ event: 'stop', stoppedBy: 'settled' });
+    expect(bytesOf(file)).toEqual(before);
   });
 
   it('--until-settled ends on a board whose blocked tasks can no longer become claimable', async () => {

@@ -15,16 +15,17 @@ import { boardFile, bytesOf } from './helpers/tmp.js';
 
 const WAIT_GO = 'echo $$ > "$DIR/cmd.pid"; while [ ! -e "$DIR/go" ]; do sleep 0.05; done';
 
-/** A real board whose heartbeats fail the first `times` calls with `code` (Infinity: always), as a busy lock or a failing disk would. */
-function failingHeartbeats(file: string, code: 'LOCK_TIMEOUT' | 'IO', times: number): RunnerBoard & { failed: number } {
+/** A real board whose heartbeats, after the first `passing`, fail `times` calls with `code` (Infinity: always), as a busy lock or a failing disk would. */
+function failingHeartbeats(file: string, code: 'LOCK_TIMEOUT' | 'IO', times: number, passing = 0): RunnerBoard & { failed: number } {
   const board = openBoard(file);
+  let passed = 0;
   const wrapped = {
     failed: 0,
     path: board.path,
     list: () => board.list(),
     next: (o: Parameters<RunnerBoard['next']>[0]) => board.next(o),
     heartbeat: async (id: string, f: { by: string; claimedAt?: string }) => {
-      if (wrapped.failed < times) {
+      if (passed++ >= passing && wrapped.failed < times) {
         wrapped.failed++;
         throw new MdclaimError(code, `injected ${code}`);
       }
@@ -75,6 +76,26 @@ describe('could a task still become claimable', () => {
   it('says nothing finished or failed could', () => {
     expect(could('[x] done\n[❌, a] failed\n')).toEqual([]);
   });
+
+  it('says no for a task whose paths an untimed claim holds (declared or locked), and for the tasks waiting below it', () => {
+    const board = [
+      '## A',
+      '[🟡, adw] agent {writes: src/}',
+      '  - 🔒 write docs/guide.md since 2026-01-01T00:00:00Z',
+      '## B',
+      '[] edits a source file {writes: src/a.ts}',
+      '[⏰] after the source file',
+      '## C',
+      '[] reads the guide {reads: docs/}',
+      '[] elsewhere {writes: test/a.ts}',
+      '',
+    ].join('\n');
+    expect(could(board)).toEqual(['elsewhere {writes: test/a.ts}']);
+  });
+
+  it('says yes for a task whose paths only a timed claim holds: that claim lapses or ends', () => {
+    expect(could('[🟡, x, 2026-01-01T00:00:00Z] holder {writes: src/}\n## B\n[] edits {writes: src/a.ts}\n')).toEqual(['holder {writes: src/}', 'edits {writes: src/a.ts}']);
+  });
 });
 
 describe('pieces of a task end', () => {
@@ -92,7 +113,7 @@ describe('pieces of a task end', () => {
   it('maps how a run ended to its exit status', () => {
     const one = (outcomes: string[], stoppedBy = 'pass') => exitCodeForRun({ loop: false, stoppedBy, outcomes });
     expect([one(['done']), one(['failed']), one([]), one(['lost']), one(['done', 'failed', 'lost'])]).toEqual([0, 1, 3, 4, 4]);
-    expect([one(['released'], 'SIGINT'), one([], 'SIGTERM')]).toEqual([130, 143]);
+    expect([one(['released'], 'SIGINT'), one([], 'SIGTERM'), one(['released'], 'SIGHUP'), one(['released'], 'SIGPIPE')]).toEqual([130, 143, 129, 141]);
     expect(exitCodeForRun({ loop: true, stoppedBy: 'max', outcomes: ['failed'] })).toBe(0);
   });
 });
@@ -153,14 +174,15 @@ describe('runTasks', () => {
     const file = boardFile('[] job\n');
     const dir = dirname(file);
     let claimed: Buffer | undefined;
-    const result = await runTasks(failingHeartbeats(file, 'IO', Infinity), {
+    // The beat before the command starts gets through; every later one fails.
+    const result = await runTasks(failingHeartbeats(file, 'IO', Infinity, 1), {
       by: 'r1',
       lease: '2s',
       grace: '1s',
       command: ['sh', '-c', WAIT_GO],
       env: { ...process.env, DIR: dir },
       onEvent: (e) => {
-        if (e.event === 'claimed') claimed = bytesOf(file);
+        if (e.event === 'heartbeat') claimed = bytesOf(file); // the one beat that got through
       },
     });
     expect(result.tasks).toEqual([expect.objectContaining({ outcome: 'lost', reason: expect.stringMatching(/lease lapsed.*injected IO/) })]);

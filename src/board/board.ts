@@ -22,6 +22,7 @@ import { checkPaths, listPaths } from './list-paths.js';
 import { lockPaths, unlockPaths } from './path-locks.js';
 import { pathList, pathRequest } from './path-options.js';
 import type { CheckPathsOptions, HeldPath, LockPathsOptions, PathLocking, UnlockPathsOptions } from './path-types.js';
+import { after } from '../storage/deadline.js';
 
 export interface BoardOptions {
   /**
@@ -238,11 +239,11 @@ export class Board implements TaskBoard, PathLocking {
     if (signal?.aborted) return;
     await new Promise<void>((resolve) => {
       const done = () => {
-        clearTimeout(timer);
+        cancel();
         signal?.removeEventListener('abort', done);
         resolve();
       };
-      const timer = setTimeout(done, timeoutMs);
+      const cancel = after(timeoutMs, done);
       signal?.addEventListener('abort', done, { once: true });
     });
   }

@@ -2,7 +2,7 @@ import { DEFAULT_LEASE_MS } from '../format/duration.js';
 import { compareAt, type ByteString } from '../format/bytes.js';
 import type { Marker } from '../format/marker.js';
 import { formatClaimedAt } from '../format/marker.js';
-import { overlaps, type PathMode } from '../format/paths.js';
+import { normalisePath, overlaps, type PathMode } from '../format/paths.js';
 
 /** An instant and the claim time that is that old: `now - age`, computed once per operation. */
 export interface Cutoff {
@@ -106,17 +106,6 @@ export interface Standing {
 }
 
 /**
- * Could this task still end done, with nobody editing the board by hand?
- * Done, open, a timed claim (its holder finishes it, or it lapses and someone
- * else does), or a `[⏰]` that could still become claimable. Never a failed
- * task, and never an untimed ADW claim: it does not lapse, and its holder may
- * never come back.
- */
-export function couldEndDone(m: Standing, aboveCouldAllEndDone: boolean): boolean {
-  return m.status === 'done' || couldBecomeClaimable(m, aboveCouldAllEndDone);
-}
-
-/**
  * Could this task still become claimable (the question `run --until-settled`
  * asks): open; a timed claim, which may lapse; or a `[⏰]` whose tasks above
  * it in its section could all still end done (so a `[❌]` above settles it).
@@ -134,11 +123,21 @@ export function couldBecomeClaimable(m: Standing, aboveCouldAllEndDone: boolean)
   }
 }
 
+/** What the settling rule reads of a task's paths: its declarations and the locks under it. */
+export interface StandingPaths {
+  writes?: readonly string[] | undefined;
+  reads?: readonly string[] | undefined;
+  locks?: readonly { mode: PathMode; path: string }[] | undefined;
+}
+
 /**
  * `couldBecomeClaimable` for each task of a board in file order, with
- * sections taken as `walk` takes them: a run of tasks under one heading.
+ * sections taken as `walk` takes them: a run of tasks under one heading. A
+ * task whose paths an untimed claim holds cannot become claimable either:
+ * that claim never lapses, so its paths are held for good (as its `[⏰]`s are).
  */
-export function stillClaimable(tasks: readonly (Standing & { section?: string | undefined })[]): boolean[] {
+export function stillClaimable(tasks: readonly (Standing & StandingPaths & { section?: string | undefined })[]): boolean[] {
+  const forever = heldForGood(tasks);
   let section: string | undefined;
   let allCould = true;
   return tasks.map((t, i) => {
@@ -146,8 +145,25 @@ export function stillClaimable(tasks: readonly (Standing & { section?: string | 
       section = t.section;
       allCould = true;
     }
-    const could = couldBecomeClaimable(t, allCould);
-    if (!couldEndDone(t, allCould)) allCould = false;
+    const free = forever.length === 0 || blockingHold({ writes: t.writes ?? [], reads: t.reads ?? [] }, forever) === null;
+    const could = free && couldBecomeClaimable(t, allCould);
+    // Could it still end done? Done, or could become claimable (a failed task or an untimed claim never will).
+    if (t.status !== 'done' && !could) allCould = false;
     return could;
   });
+}
+
+/** The paths untimed claims hold: declared on their lines or locked under them. */
+function heldForGood(tasks: readonly (Standing & StandingPaths)[]): ModedPath[] {
+  const held: ModedPath[] = [];
+  for (const t of tasks) {
+    if (t.status !== 'claimed' || t.claimedAt !== undefined) continue;
+    for (const path of t.writes ?? []) held.push({ path, mode: 'write' });
+    for (const path of t.reads ?? []) held.push({ path, mode: 'read' });
+    for (const lock of t.locks ?? []) {
+      const n = normalisePath(lock.path);
+      if ('path' in n) held.push({ path: n.path, mode: lock.mode });
+    }
+  }
+  return held;
 }

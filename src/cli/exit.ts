@@ -12,6 +12,7 @@ export const EXIT = {
   /** Stdout closed by its reader: 128 + SIGPIPE, what sh shows for `yes | head -1`'s `yes`. */
   BROKEN_PIPE: 141,
   /** 128 + the signal's number, as a shell reports a command a signal stopped. */
+  SIGHUP: 129,
   SIGINT: 130,
   SIGTERM: 143,
 } as const;
@@ -24,12 +25,14 @@ export interface RunEnd {
 }
 
 /**
- * `run`'s status: after a signal 130/143; a loop that stopped by itself 0;
+ * `run`'s status: after a signal 129/130/143, 141 when its stdout closed; a loop that stopped by itself 0;
  * one pass by its worst task: lost 4, failed 1, done 0, nothing claimed 3.
  */
 export function exitCodeForRun(end: RunEnd): number {
+  if (end.stoppedBy === 'SIGHUP') return EXIT.SIGHUP;
   if (end.stoppedBy === 'SIGINT') return EXIT.SIGINT;
   if (end.stoppedBy === 'SIGTERM') return EXIT.SIGTERM;
+  if (end.stoppedBy === 'SIGPIPE') return EXIT.BROKEN_PIPE;
   if (end.loop) return EXIT.OK;
   if (end.outcomes.length === 0) return EXIT.NO_TASK;
   if (end.outcomes.includes('lost')) return EXIT.CONFLICT;

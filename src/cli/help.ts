@@ -15,8 +15,11 @@ const RUN_DETAILS = `Claims a task with next, runs the command with the task in 
 MDCLAIM_TASK_READS, MDCLAIM_SECTION, MDCLAIM_BY, MDCLAIM_FILE), heartbeats while it runs, then marks the task done
 (exit 0, with the commit of git rev-parse --short HEAD) or failed (the exit
 status and the last stderr line). The command runs in its own process group;
-stdin is /dev/null. If a heartbeat finds the claim gone (taken over, reaped,
-edited away), the command is stopped and nothing is written.
+stdin is /dev/null. The claim is renewed just before the command starts, so it
+never starts on a claim that lapsed. If a heartbeat finds the claim gone
+(taken over, reaped, edited away), the command is stopped and nothing is
+written. However a task ends, whatever its command left in its group gets
+SIGTERM, then SIGKILL after --grace, before the task's end is written.
 
   --lease D          each claim's lease, at least 2s (default 30m); heartbeats
                      every min(D/3, (D-1s)/2)
@@ -24,25 +27,31 @@ edited away), the command is stopped and nothing is written.
   --loop             keep claiming; poll every --interval when idle
   --interval D       the poll interval, jittered by 20% (default 5s)
   --until-settled    loop until no matching task could still become claimable
+                     (one under a failed task or an untimed claim, or wanting
+                     paths an untimed claim holds, never can)
   --concurrency K    run up to K tasks at once, output prefixed with [id]
   --max N            stop claiming after N tasks (default: K, or none with --loop)
   --grace D          after SIGTERM/SIGINT, wait D before SIGKILL (default 10s)
+                     (any duration: 30d waits 30 days)
   --fail-on-signal   on SIGTERM/SIGINT mark running tasks failed, not open
   --no-commit        do not record the commit
-  --events FILE      append one JSON event per line to FILE
+  --events FILE      append one JSON event per line to FILE; one that stops
+                     taking writes is reported once (error[IO]), the run goes on
   --by ID            who claims (default: a new run-XXXXXXXX, printed once)
   -f, --file PATH    the board (default ./tasks.md, or MDCLAIM_FILE); also
                      --write, --durable, --lock-timeout as for every command
 
-SIGINT/SIGTERM: stop claiming, pass the signal to the commands, wait up to
---grace, release their tasks, exit 130/143; a second signal kills at once.
+SIGINT/SIGTERM/SIGHUP: stop claiming, pass the signal to the commands (SIGTERM
+for a hangup), wait up to --grace, release their tasks, exit 130/143/129; a
+second signal kills at once. A stdout whose reader left (run … | head -1)
+stops the run the same way, exit 141.
 Killed outright (SIGKILL), the runner takes its commands with it: its
 watchdog sends their groups SIGTERM, SIGKILL after --grace; the claims are
 left for the reaper.
 
 Exit status: 0 task done (with --loop: stopped by --max or --until-settled),
 1 the command failed, 3 nothing claimable, 4 the claim was lost, 2 usage,
-130/143 stopped by SIGINT/SIGTERM.
+129/130/143 stopped by SIGHUP/SIGINT/SIGTERM, 141 stdout closed.
 
 Example:
   mdclaim run --loop --tag backend -- sh -c 'claude -p "$MDCLAIM_TASK_TEXT"'

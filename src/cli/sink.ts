@@ -28,7 +28,8 @@ export class Output {
       while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EPIPE') return this.closed();
+      // EIO: the terminal is gone (its window closed, the ssh session dropped).
+      if (code === 'EPIPE' || code === 'EIO') return this.closed();
       if (code !== 'EAGAIN') throw e;
       this.toStream().write(buf.subarray(off));
     }
@@ -37,7 +38,7 @@ export class Output {
   private toStream(): NodeJS.WriteStream {
     const stream = this.openStream();
     stream.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code !== 'EPIPE') throw e;
+      if (e.code !== 'EPIPE' && e.code !== 'EIO') throw e;
       this.closed();
     });
     this.stream = stream;

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Client, Pool, PoolClient } from 'pg';
 import { MdclaimError } from '../errors.js';
+import { capped } from '../storage/deadline.js';
 import type { PgTarget } from './url.js';
 
 export interface DbOptions {
@@ -128,7 +129,8 @@ export class Db {
       url.searchParams.set('options', `${url.searchParams.get('options') ?? ''} -c synchronous_commit=on`.trim());
       connectionString = url.toString();
     }
-    return { connectionString, connectionTimeoutMillis: this.opts.connectTimeoutMs, lock_timeout: Math.max(1, this.opts.lockTimeoutMs) };
+    // Both are 32-bit counts of ms (the server's setting, the client's timer): a longer duration is capped, not wrapped.
+    return { connectionString, connectionTimeoutMillis: capped(this.opts.connectTimeoutMs), lock_timeout: capped(Math.max(1, this.opts.lockTimeoutMs)) };
   }
 
   /** One line, naming the server as postgres://user@host:port/db and never the password. */

@@ -1,5 +1,6 @@
 import type { Db, Listener } from './db.js';
 import { NOTIFY_CHANNEL } from './schema.js';
+import { after } from '../storage/deadline.js';
 
 /**
  * LISTEN on a connection of its own, so a runner with nothing to claim wakes
@@ -26,12 +27,12 @@ export class WorkListener {
     }
     await new Promise<void>((resolve) => {
       const done = () => {
-        clearTimeout(timer);
+        cancel();
         signal?.removeEventListener('abort', done);
         this.wake = null;
         resolve();
       };
-      const timer = setTimeout(done, timeoutMs);
+      const cancel = after(timeoutMs, done);
       signal?.addEventListener('abort', done, { once: true });
       this.wake = done;
     });

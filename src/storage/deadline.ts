@@ -1,5 +1,5 @@
-/** Longest delay setTimeout takes as given; a longer one fires at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Longest delay setTimeout takes as given (about 24.8 days); a longer one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Call `fire` once `deadline` (ms since the epoch) has come, never before,
@@ -15,4 +15,24 @@ export function atDeadline(deadline: number, fire: () => void): () => void {
   };
   arm();
   return () => clearTimeout(timer);
+}
+
+/**
+ * Call `fire` after `ms`, whatever its length: the one timer every wait of
+ * the runner, its heartbeats and its grace goes through, so a duration the
+ * options accept (`90d`) is waited out, not fired at once. Returns the
+ * function that cancels it.
+ */
+export function after(ms: number, fire: () => void): () => void {
+  return atDeadline(Date.now() + Math.max(0, ms), fire);
+}
+
+/** Resolve after `ms`, whatever its length. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => after(ms, resolve));
+}
+
+/** A delay handed to something that takes it as a 32-bit count of ms (a PostgreSQL setting, a library's timer): at most the longest. */
+export function capped(ms: number): number {
+  return Math.min(ms, MAX_TIMER_MS);
 }

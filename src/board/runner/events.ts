@@ -52,7 +52,7 @@ export function describe(e: RunEvent): string | null {
     case 'released':
       return `released ${e.id} after ${formatElapsed(e.ms)}`;
     case 'stopping':
-      return `${e.signal}: stopping${e.running > 0 ? `, waiting for ${e.running} command${e.running > 1 ? 's' : ''}` : ''}`;
+      return `${e.signal === 'SIGPIPE' ? 'stdout closed' : e.signal}: stopping${e.running > 0 ? `, waiting for ${e.running} command${e.running > 1 ? 's' : ''}` : ''}`;
     default:
       return null;
   }

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { childProcess } from '../../builtins.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
+import { after, sleep } from '../../storage/deadline.js';
 import { cannotRun } from './program.js';
 import type { Watchdog } from './watchdog.js';
 
@@ -27,6 +28,8 @@ export interface GroupOptions {
 }
 
 const TAIL = 4096;
+/** How long after SIGKILL a member still listed is waited for. */
+const KILLED_WAIT_MS = 5000;
 
 /**
  * What the process that becomes the command does first: wait for the
@@ -46,24 +49,27 @@ export const GATE = 'IFS= read -r go <&3 && exec "$@" 3<&-';
  */
 export class ProcessGroup {
   readonly exited: Promise<GroupExit>;
-  private killTimer: NodeJS.Timeout | undefined;
+  private cancelKill: (() => void) | undefined;
+  /** Set once the group is empty: its id may be reused, so it is signalled no more. */
+  private ended = false;
   private tail = '';
+  private killSent = false;
 
   private constructor(private readonly child: ChildProcess, private readonly opts: GroupOptions) {
     this.exited = new Promise((resolve) => {
       let leader: { code: number | null; signal: NodeJS.Signals | null } | undefined;
       let closed = false;
+      let empty = false;
       const finish = () => {
-        clearTimeout(this.killTimer);
+        if (!closed || !empty) return;
         opts.watchdog.disarm(this.pid);
         resolve({ ...leader!, lastStderrLine: lastLine(this.tail) });
       };
       child.on('exit', (code, signal) => {
         leader = { code, signal };
-        // Nothing of a finished task keeps running: what it left behind in its group is stopped too.
-        if (groupHasLiveMembers(this.pid)) this.stop('SIGTERM', opts.graceMs);
-        void this.untilEmpty(() => closed).then(() => {
-          if (closed) return;
+        void this.untilEmpty().then(() => {
+          empty = true;
+          if (closed) return finish();
           // Someone outside the group still holds the pipes: stop reading them.
           setTimeout(() => {
             child.stdout?.destroy();
@@ -78,7 +84,10 @@ export class ProcessGroup {
     });
   }
 
-  /** Start the command; rejects when it cannot be started at all (no such program, not executable). */
+  /**
+   * Start the command, held at its gate until go(); rejects when it cannot
+   * be started at all (no such program, not executable).
+   */
   static async start(argv: readonly string[], opts: GroupOptions): Promise<ProcessGroup> {
     const why = cannotRun(argv[0]!, opts.env, opts.cwd);
     if (why !== undefined) throw new Error(why);
@@ -104,18 +113,23 @@ export class ProcessGroup {
       group.signal('SIGKILL');
       throw err;
     }
-    const go = child.stdio[3] as Writable;
+    return group;
+  }
+
+  /** Let the command run: the gate becomes it. */
+  go(): void {
+    const go = this.child.stdio[3] as Writable;
     go.on('error', () => {}); // the gate was killed before the word: its exit says so
     go.write('go\n', () => go.destroy());
-    return group;
   }
 
   get pid(): number {
     return this.child.pid!;
   }
 
-  /** Send a signal to every process in the group. */
+  /** Send a signal to every process in the group (none once it is empty: its id may be someone else's). */
   signal(sig: NodeJS.Signals): void {
+    if (this.ended) return;
     try {
       process.kill(-this.pid, sig);
     } catch {
@@ -126,17 +140,34 @@ export class ProcessGroup {
   /** Send `sig` now and SIGKILL after `graceMs` unless the group has ended; resolves when it has. */
   stop(sig: NodeJS.Signals, graceMs: number): Promise<GroupExit> {
     this.signal(sig);
-    if (this.killTimer === undefined) this.killTimer = setTimeout(() => this.signal('SIGKILL'), graceMs);
+    this.cancelKill ??= after(graceMs, () => void this.kill());
     return this.exited;
   }
 
   kill(): Promise<GroupExit> {
     this.signal('SIGKILL');
+    this.killSent = true;
     return this.exited;
   }
 
-  private async untilEmpty(closed: () => boolean): Promise<void> {
-    while (!closed() && groupHasLiveMembers(this.pid)) await new Promise((resolve) => setTimeout(resolve, 50));
+  /**
+   * Once the command has exited: stop what it left in its group (SIGTERM,
+   * SIGKILL after the grace) and resolve when no member is left. The group,
+   * not the pipes, says when the task's work has ended: a straggler that
+   * redirected its output closes them long before it is gone.
+   */
+  private async untilEmpty(): Promise<void> {
+    // Nothing of a finished task keeps running.
+    if (groupHasLiveMembers(this.pid)) void this.stop('SIGTERM', this.opts.graceMs);
+    let killedAt: number | undefined;
+    while (groupHasLiveMembers(this.pid)) {
+      // A member SIGKILL cannot end within seconds is not running (a zombie where /proc cannot tell): give up on it.
+      if (killedAt !== undefined && Date.now() - killedAt > KILLED_WAIT_MS) break;
+      await sleep(50);
+      if (killedAt === undefined && this.killSent) killedAt = Date.now();
+    }
+    this.ended = true;
+    this.cancelKill?.();
   }
 
   private passThrough(): void {

@@ -1,6 +1,7 @@
 import { usage } from '../../errors.js';
 import { DEFAULT_LEASE_MS } from '../../format/duration.js';
 import type { Task } from '../../format/task.js';
+import { after, sleep } from '../../storage/deadline.js';
 import { parseDuration } from '../duration.js';
 import type { RunEventBody } from './events.js';
 import type { Fence, RunnerBoard } from './types.js';
@@ -59,7 +60,7 @@ export class Heartbeat {
   private task: Task;
   private readonly leaseMs: number;
   private readonly everyMs: number;
-  private timer: NodeJS.Timeout | undefined;
+  private cancelTimer: () => void = () => {};
   private inFlight: Promise<void> = Promise.resolve();
   private stopped = false;
   private onLost: (() => void) | undefined;
@@ -96,10 +97,25 @@ export class Heartbeat {
     this.schedule(this.everyMs);
   }
 
+  /**
+   * Renew the claim now, fenced, before its command starts: false (the claim
+   * recorded lost) when it is no longer this holder's, as after a freeze past
+   * its lease. A command never starts on a claim its runner no longer holds.
+   */
+  async confirm(): Promise<boolean> {
+    const ok = await this.write(async (fence) => {
+      const t = await this.board.heartbeat(this.task.id, fence);
+      this.task = { ...this.task, ...t };
+      return t;
+    });
+    if (ok) this.emit({ event: 'heartbeat', id: this.task.id, claimedAt: this.task.claimedAt!, expiresAt: iso(this.expiresAt) });
+    return ok;
+  }
+
   /** Stop beating; resolves once a beat in flight has settled, so the fence is the last one written. */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.cancelTimer();
     await this.inFlight;
   }
 
@@ -115,15 +131,15 @@ export class Heartbeat {
       } catch (err) {
         if (!this.retryable(err)) return false;
       }
-      await new Promise((resolve) => setTimeout(resolve, retryDelay(this.everyMs)));
+      await sleep(retryDelay(this.everyMs));
     }
   }
 
   private schedule(ms: number): void {
     if (this.stopped || this.lostReason !== undefined) return;
-    this.timer = setTimeout(() => {
+    this.cancelTimer = after(ms, () => {
       this.inFlight = this.beat();
-    }, ms);
+    });
   }
 
   private async beat(): Promise<void> {

@@ -1,5 +1,6 @@
 import { randomHex } from '../../builtins.js';
 import type { Task } from '../../format/task.js';
+import { after } from '../../storage/deadline.js';
 import { sectionMatches } from '../claim.js';
 import { stillClaimable } from '../claimable.js';
 import { stamp, type RunEventBody } from './events.js';
@@ -22,7 +23,8 @@ export async function runTasks(board: RunnerBoard, options: RunOptions): Promise
   const loop = new Loop(board, s, by, emit);
   const onSignal = (sig: StopSignal) => loop.stop(sig);
   const onAbort = () => loop.stop('SIGTERM');
-  if (options.handleSignals) for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, onSignal);
+  if (options.handleSignals) for (const sig of SIGNALS) process.on(sig, onSignal);
+  const unwatch = watchOutput(loop);
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener('abort', onAbort);
   emit({ event: 'start', by });
@@ -32,8 +34,29 @@ export async function runTasks(board: RunnerBoard, options: RunOptions): Promise
     return { by, stoppedBy, tasks: loop.outcomes };
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
-    if (options.handleSignals) for (const sig of ['SIGINT', 'SIGTERM'] as const) process.off(sig, onSignal);
+    if (options.handleSignals) for (const sig of SIGNALS) process.off(sig, onSignal);
+    unwatch();
   }
+}
+
+// A closed terminal (SIGHUP) stops the runner as SIGTERM does: its tasks are given back.
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * The commands' output goes to this process's stdout and stderr. A stdout
+ * whose reader left (`run … | head -1`) stops the run as a signal would,
+ * giving the tasks back; a closed stderr loses only the output it carried.
+ * Either way the failed write is no crash.
+ */
+function watchOutput(loop: Loop): () => void {
+  const onStdout = () => loop.outputClosed();
+  const onStderr = () => {};
+  process.stdout.on('error', onStdout);
+  process.stderr.on('error', onStderr);
+  return () => {
+    process.stdout.off('error', onStdout);
+    process.stderr.off('error', onStderr);
+  };
 }
 
 class Loop {
@@ -54,6 +77,11 @@ class Loop {
     private readonly emit: (e: RunEventBody) => void,
   ) {
     this.watchdog = new Watchdog(s.graceMs);
+  }
+
+  /** The reader of stdout left: stop once, as on SIGTERM (every later failed write says the same). */
+  outputClosed(): void {
+    if (this.stopping === undefined) this.stop('SIGPIPE');
   }
 
   /** First signal: stop claiming and pass it on to the commands; a second kills them at once. */
@@ -159,12 +187,12 @@ class Loop {
         resolve();
       };
     });
-    const timer = Number.isFinite(ms) ? setTimeout(this.wake, ms) : undefined;
+    const cancel = Number.isFinite(ms) ? after(ms, this.wake) : undefined;
     if (this.board.waitForWork && Number.isFinite(ms)) {
       this.board.waitForWork(woken.signal, ms).then(this.wake, this.wake);
     }
     await done;
-    clearTimeout(timer);
+    cancel?.();
     this.wake = () => {};
   }
 }

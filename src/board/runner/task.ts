@@ -50,7 +50,7 @@ export class RunningTask {
   /** The runner was signalled: pass the signal on to the command's group, SIGKILL after the grace. */
   stop(sig: StopSignal): void {
     this.stopSignal ??= sig;
-    void this.group?.stop(sig, this.ctx.graceMs);
+    void this.group?.stop(passedOn(sig), this.ctx.graceMs);
   }
 
   /** A second signal: kill the command now (the task is still released). */
@@ -70,7 +70,6 @@ export class RunningTask {
       throw err;
     }
     ctx.emit({ event: 'claimed', id: task.id, text: task.text, by: ctx.by, claimedAt: task.claimedAt!, expiresAt: iso(hb.expiresAt) });
-    hb.start();
     let group: ProcessGroup;
     try {
       group = await ProcessGroup.start(ctx.command, {
@@ -84,13 +83,19 @@ export class RunningTask {
       });
     } catch (err) {
       // A command that cannot start is the runner's mistake, not the task's: give the task back.
-      await hb.stop();
       await hb.write((fence) => ctx.board.release(task.id, fence));
       throw usage(`cannot start "${ctx.command[0]}": ${(err as Error).message}`);
     }
     this.group = group;
+    // The command waits at its gate while the claim is renewed: it never starts on a claim that lapsed meanwhile.
+    if (!(await hb.confirm())) {
+      await group.kill();
+      return this.lost(hb.lostReason!);
+    }
+    hb.start();
+    group.go();
     if (this.killed) void group.kill();
-    else if (this.stopSignal) void group.stop(this.stopSignal, ctx.graceMs);
+    else if (this.stopSignal) void group.stop(passedOn(this.stopSignal), ctx.graceMs);
 
     const first = await Promise.race([group.exited.then(() => 'exit' as const), hb.lost.then(() => 'lost' as const)]);
     if (first === 'lost') {
@@ -141,6 +146,11 @@ export class RunningTask {
   private ms(): number {
     return Date.now() - this.startedAt;
   }
+}
+
+/** What the command's group is sent when the runner is stopped: ^C as ^C, anything else (a hangup, a closed stdout) as SIGTERM. */
+function passedOn(sig: StopSignal): NodeJS.Signals {
+  return sig === 'SIGINT' ? 'SIGINT' : 'SIGTERM';
 }
 
 /** `exit 1: <last stderr line>`, or `killed by SIGSEGV`, for the task's line. */

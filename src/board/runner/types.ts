@@ -30,7 +30,8 @@ export interface RunnerBoard {
   waitForWork?(signal: AbortSignal | undefined, timeoutMs: number): Promise<void>;
 }
 
-export type StopSignal = 'SIGINT' | 'SIGTERM';
+/** What stopped a runner: a signal, or `SIGPIPE` for a stdout whose reader left (the status a shell shows for it). */
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'SIGPIPE';
 
 export interface RunOptions {
   /** The command and its arguments; it runs once per task, in its own process group. */
@@ -53,7 +54,7 @@ export interface RunOptions {
   max?: number;
   /** Stop once no task matching the filters could still become claimable (implies `loop`). */
   untilSettled?: boolean;
-  /** How long a command may take to exit after SIGTERM/SIGINT before SIGKILL (default `10s`). */
+  /** How long a command, and whatever it left in its group, may take to exit after SIGTERM/SIGINT before SIGKILL (default `10s`). */
   grace?: string | number;
   /** When stopped by a signal, mark running tasks failed instead of releasing them. */
   failOnSignal?: boolean;
@@ -67,7 +68,7 @@ export interface RunOptions {
   prefixOutput?: boolean;
   /** Stop as on SIGTERM when this aborts. */
   signal?: AbortSignal;
-  /** Stop on this process's SIGINT/SIGTERM (a second one kills the commands at once). */
+  /** Stop on this process's SIGINT/SIGTERM/SIGHUP (a second one kills the commands at once). */
   handleSignals?: boolean;
   /** Called with every event, in order (see RunEvent). */
   onEvent?: (event: RunEvent) => void;
@@ -87,7 +88,7 @@ export interface TaskOutcome {
 export interface RunResult {
   /** The claimant id the runner used. */
   by: string;
-  /** Why the run ended: one pass done, `max` tasks claimed, the board settled, or a signal. */
+  /** Why the run ended: one pass done, `max` tasks claimed, the board settled, a signal, or `SIGPIPE`: stdout's reader left. */
   stoppedBy: 'pass' | 'max' | 'settled' | StopSignal;
   /** Every task the runner claimed, in the order they ended. */
   tasks: TaskOutcome[];

@@ -34,6 +34,9 @@ done
 for pg; do kill -KILL -"$pg" 2>/dev/null; done
 `;
 
+/** How many watchdogs in a row may die within their first second and still be replaced. */
+const QUICK_RESTARTS = 5;
+
 /**
  * One per runner: it stops the commands' groups when the runner dies, since
  * no signal reaches a SIGKILLed process and Node cannot ask for
@@ -47,6 +50,8 @@ export class Watchdog {
   private ready: Promise<void> = Promise.resolve();
   private readonly armed = new Set<number>();
   private closed = false;
+  /** Watchdogs that died within their first second, in a row: a bounded number is replaced. */
+  private quickDeaths = 0;
 
   constructor(private readonly graceMs: number) {}
 
@@ -98,8 +103,9 @@ export class Watchdog {
     child.on('exit', () => {
       if (this.child !== child) return;
       this.child = undefined;
-      // Killed by someone while commands run: another takes over their groups (not in a loop, if it cannot run at all).
-      if (!this.closed && this.armed.size > 0 && Date.now() - startedAt >= 1000) this.start().catch(() => {});
+      // Killed by someone while commands run: another takes over their groups, however soon (a few times in a row, not in a loop, if one cannot run at all).
+      this.quickDeaths = Date.now() - startedAt < 1000 ? this.quickDeaths + 1 : 0;
+      if (!this.closed && this.armed.size > 0 && this.quickDeaths <= QUICK_RESTARTS) this.start().catch(() => {});
     });
     this.ready = this.write(child, [...this.armed].map((g) => `+${g}\n`).join(''), false);
     return this.ready;

@@ -1,8 +1,8 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
 import { describe, type RunEvent } from '../../board/runner/events.js';
 import { runTasks } from '../../board/runner/run.js';
-import { MdclaimError, usage } from '../../errors.js';
+import { usage } from '../../errors.js';
 import { has, one, type Parsed } from '../args.js';
+import { EventsFile } from '../events-file.js';
 import { exitCodeForRun } from '../exit.js';
 import type { Command } from './types.js';
 
@@ -18,9 +18,10 @@ export const run: Command = async (board, p, io) => {
   const concurrency = count(p, 'concurrency');
   const max = count(p, 'max');
   const loop = has(p, 'loop') || has(p, 'until-settled');
-  const events = openEvents(one(p, 'events'));
+  const eventsPath = one(p, 'events');
+  const events = eventsPath === undefined ? undefined : EventsFile.open(eventsPath, io.err);
   const onEvent = (e: RunEvent) => {
-    if (events !== undefined) writeSync(events, JSON.stringify(e) + '\n');
+    events?.write(e);
     // A made-up id is said once, so the claims on the board can be told as this runner's.
     if (e.event === 'start' && by !== undefined) return;
     const line = describe(e);
@@ -47,7 +48,7 @@ export const run: Command = async (board, p, io) => {
     if (!loop && result.tasks.length === 0) io.err(`mdclaim: nothing to claim in ${board.location}`);
     return exitCodeForRun({ loop, stoppedBy: result.stoppedBy, outcomes: result.tasks.map((t) => t.outcome) });
   } finally {
-    if (events !== undefined) closeSync(events);
+    events?.close();
   }
 };
 
@@ -56,14 +57,4 @@ function count(p: Parsed, name: string): number | undefined {
   if (value === undefined) return undefined;
   if (!/^[1-9]\d{0,8}$/.test(value)) throw usage(`--${name} must be a whole number of at least 1, got "${value}"`);
   return Number(value);
-}
-
-/** Open the events file for appending before anything is claimed: each event is one write, whole. */
-function openEvents(path: string | undefined): number | undefined {
-  if (path === undefined) return undefined;
-  try {
-    return openSync(path, 'a');
-  } catch (err) {
-    throw new MdclaimError('IO', `cannot open --events ${path}: ${(err as Error).message}`, { file: path, cause: err });
-  }
 }
