@@ -229,18 +229,22 @@ describe('mdclaim run and the lease', () => {
   it('keeps a command that outlives several leases from being reaped while it heartbeats', async () => {
     const { file, dir, env, go } = setup('[] long job\n');
     const reaper = start(fixture('reaper.mjs'), [file, '-', '20']);
-    const r = runner(file, ['--by', 'r1', '--lease', '3s', '--', 'sh', '-c', `${PID}; ${WAIT_GO}`], { env: env('A') });
-    await pidIn(join(dir, 'A.pid'));
-    const first = Date.parse((await tasks(file))[0]!.claimedAt!);
-    // Watch the board until the claim has been renewed past three lease periods, seeing it held by r1 each time.
-    await until('three lease periods', async () => {
-      const t = (await tasks(file))[0]!;
-      expect(t).toMatchObject({ status: 'claimed', by: 'r1' });
-      return Date.parse(t.claimedAt!) >= first + 9000;
-    }, 100);
-    go();
-    expect((await r.done).code).toBe(0);
-    reaper.child.kill('SIGTERM');
+    // The reaper loops until told to stop: stop it however the test ends.
+    try {
+      const r = runner(file, ['--by', 'r1', '--lease', '3s', '--', 'sh', '-c', `${PID}; ${WAIT_GO}`], { env: env('A') });
+      await pidIn(join(dir, 'A.pid'));
+      const first = Date.parse((await tasks(file))[0]!.claimedAt!);
+      // Watch the board until the claim has been renewed past three lease periods, seeing it held by r1 each time.
+      await until('three lease periods', async () => {
+        const t = (await tasks(file))[0]!;
+        expect(t).toMatchObject({ status: 'claimed', by: 'r1' });
+        return Date.parse(t.claimedAt!) >= first + 9000;
+      }, 100);
+      go();
+      expect((await r.done).code).toBe(0);
+    } finally {
+      reaper.child.kill('SIGTERM');
+    }
     expect((await reaper.done).stdout).toBe('');
     expect((await tasks(file))[0]).toMatchObject({ status: 'done', by: 'r1' });
   });
