@@ -20,5 +20,6 @@ export { pathsLock } from './paths-lock.js';
 export { pathsUnlock } from './paths-unlock.js';
 export { reap } from './reap.js';
 export { release } from './release.js';
+export { reopen } from './reopen.js';
 export { run } from './run.js';
 export type { Command };
