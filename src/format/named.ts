@@ -13,5 +13,7 @@ export function shortText(text: string): string {
 
 /** `3f2a9c0d1b2e "Build the login page"`: a task as every message names it. */
 export function named(task: { id: string; text: string }): string {
-  return `${task.id} "${shortText(task.text)}"`;
+  // A tracker key is the start of its text already: quote what follows it.
+  const text = task.text.startsWith(`${task.id} `) ? task.text.slice(task.id.length + 1) : task.text;
+  return `${task.id} "${shortText(text)}"`;
 }
