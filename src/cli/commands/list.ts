@@ -1,4 +1,7 @@
 import { sectionMatches } from '../../board/claim.js';
+import { declaresPaths, formatLeft, standings, type Standing } from '../../board/standing.js';
+import type { HeldPath } from '../../board/path-types.js';
+import type { Task } from '../../format/task.js';
 import { usage } from '../../errors.js';
 import { has, one } from '../args.js';
 import { EXIT } from '../exit.js';
@@ -12,15 +15,38 @@ export const list: Command = async (board, p, io) => {
   if (status !== undefined && !STATUSES.includes(status)) throw usage(`--status must be one of ${STATUSES.join(', ')}, got "${status}"`);
   const section = one(p, 'section');
   const tags = p.flags.get('tag') ?? [];
-  const tasks = (await board.list()).filter(
+  const all = await board.list();
+  // Who blocks by a path is asked only of a board where some task declares one.
+  const held: HeldPath[] = declaresPaths(all) && 'paths' in board ? await (board as { paths(): Promise<HeldPath[]> }).paths() : [];
+  const tasks = all.filter(
     (t) => (status === undefined || t.status === status) && (section === undefined || sectionMatches(t.section, section)) && tags.every((g) => t.tags.includes(g)),
   );
-  if (has(p, 'json')) printJson(io, { tasks });
+  const stand = standings(tasks, held, Date.now());
+  if (has(p, 'json')) printJson(io, { tasks: tasks.map((t, i) => ({ ...t, ...stand[i] })) });
   else {
-    // A loop, not Math.max(...ids): spreading a huge board's tasks overflows the stack.
+    const states = tasks.map((t, i) => state(t, stand[i]!));
+    // Loops, not Math.max(...): spreading a huge board's tasks overflows the stack.
     let w = 0;
-    for (const t of tasks) w = Math.max(w, t.id.length);
-    for (const t of tasks) io.out(`${t.id.padEnd(w)}  ${(t.status + (t.by ? ` by ${t.by}` : '')).padEnd(20)}  ${t.text}`);
+    let sw = 0;
+    let cw = 0;
+    for (let i = 0; i < tasks.length; i++) {
+      w = Math.max(w, tasks[i]!.id.length);
+      sw = Math.max(sw, states[i]!.length);
+      cw = Math.max(cw, (tasks[i]!.section ?? '-').length);
+    }
+    for (let i = 0; i < tasks.length; i++) {
+      const t = tasks[i]!;
+      io.out(`${t.id.padEnd(w)}  ${states[i]!.padEnd(sw)}  ${(t.section ?? '-').padEnd(cw)}  ${t.text}`);
+    }
   }
   return EXIT.OK;
 };
+
+/** `claimed by a1, 24m left`, `claimed by a1, lapsed`, `open, blocked by dana on PLAT-1 (src/a.ts)`, `done by a1`. */
+function state(t: Task, s: Standing): string {
+  const by = t.by === undefined ? '' : ` by ${t.by}`;
+  if (s.lapsed) return `${t.status}${by}, lapsed`;
+  if (s.timeLeftMs !== undefined) return `${t.status}${by}, ${formatLeft(s.timeLeftMs)} left`;
+  if (s.blockedBy) return `${t.status}, blocked by ${s.blockedBy.by ?? 'someone unnamed'} on ${s.blockedBy.task} (${s.blockedBy.path})`;
+  return t.status + by;
+}
