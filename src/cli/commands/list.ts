@@ -34,9 +34,12 @@ export const list: Command = async (board, p, io) => {
       sw = Math.max(sw, states[i]!.length);
       cw = Math.max(cw, (tasks[i]!.section ?? '-').length);
     }
+    let sections = false;
+    for (const t of tasks) if (t.section !== undefined) sections = true;
+    // A board without headings has no section column.
     for (let i = 0; i < tasks.length; i++) {
       const t = tasks[i]!;
-      io.out(`${t.id.padEnd(w)}  ${states[i]!.padEnd(sw)}  ${(t.section ?? '-').padEnd(cw)}  ${t.text}`);
+      io.out(`${t.id.padEnd(w)}  ${states[i]!.padEnd(sw)}  ${sections ? `${(t.section ?? '-').padEnd(cw)}  ` : ''}${t.text}`);
     }
   }
   return EXIT.OK;
