@@ -146,7 +146,7 @@ describe('without fs-ext', () => {
     const r = noFsExt(['next', '--file', file, '--by', 'w'], { MDCLAIM_LOCK: lock });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^claimed \w+ by w /);
+    expect(r.stdout).toMatch(/^claimed \w+ "[^"]*" by w /);
     expect(read(file)).toMatch(/^- \[🟡, w, /);
     expect(readdirSync(dirname(file))).toEqual(['tasks.md']);
   });
