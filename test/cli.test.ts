@@ -34,7 +34,7 @@ describe('mdclaim CLI', () => {
     const file = boardFile(BOARD);
     const first = mdclaim(['next', '--file', file, '--by', 'agent-7', '--lease', '2h']);
     expect(first.status).toBe(0);
-    expect(first.stdout).toMatch(/^claimed PLAT-1 by agent-7 \(lease expires \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)\n$/);
+    expect(first.stdout).toMatch(/^claimed PLAT-1 "Add login \{backend\}" by agent-7 \(lease expires \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)\n$/);
     expect(read(file)).toMatch(/^\[🟡, agent-7, \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ, 2h\] PLAT-1 Add login \{backend\}$/m);
     const second = mdclaim(['next', '--file', file, '--by', 'agent-8', '-q']);
     expect(second).toMatchObject({ status: 0, stdout: `${json(mdclaim(['list', '--file', file, '--json']).stdout).tasks[3].id}\n` });
@@ -60,8 +60,8 @@ describe('mdclaim CLI', () => {
     const id = json(mdclaim(['list', '--file', file, '--json']).stdout).tasks[2].id;
     const r = mdclaim(['claim', id, '--file', file, '--by', 'me', '--json']);
     expect(r.status).toBe(4);
-    expect(r.stderr).toBe(`error[CONFLICT]: ${id} already claimed by codex since ${NOW}\n`);
-    expect(json(r.stdout)).toEqual({ error: { code: 'CONFLICT', message: `${id} already claimed by codex since ${NOW}`, holder: 'codex' } });
+    expect(r.stderr).toBe(`error[CONFLICT]: ${id} "Write the guide" already claimed by codex since ${NOW}\n`);
+    expect(json(r.stdout)).toEqual({ error: { code: 'CONFLICT', message: `${id} "Write the guide" already claimed by codex since ${NOW}`, holder: 'codex' } });
   });
 
   it('guards heartbeat, done, fail and release: only the holder, exit 4 otherwise', () => {
@@ -71,14 +71,14 @@ describe('mdclaim CLI', () => {
     for (const cmd of ['heartbeat', 'done', 'fail', 'release']) {
       const r = mdclaim([cmd, 'PLAT-1', '--file', file, '--by', 'other']);
       expect(r.status, cmd).toBe(4);
-      expect(r.stderr).toBe('error[CONFLICT]: PLAT-1 is claimed by owner, not other\n');
+      expect(r.stderr).toBe('error[CONFLICT]: PLAT-1 "Add login {backend}" is claimed by owner, not other\n');
     }
     // A task nobody holds is a conflict too, and so is one already done.
     const open = json(mdclaim(['list', '--file', file, '--json']).stdout).tasks[3].id;
     expect(mdclaim(['release', open, '--file', file, '--by', 'owner']).status).toBe(4);
     expect(bytesOf(file).equals(before)).toBe(true);
-    expect(mdclaim(['heartbeat', 'PLAT-1', '--file', file, '--by', 'owner']).stdout).toMatch(/^renewed PLAT-1 by owner \(lease expires /);
-    expect(mdclaim(['done', 'PLAT-1', '--file', file, '--by', 'owner', '--commit', 'abc1234']).stdout).toBe('done PLAT-1 by owner at abc1234\n');
+    expect(mdclaim(['heartbeat', 'PLAT-1', '--file', file, '--by', 'owner']).stdout).toMatch(/^renewed PLAT-1 "Add login \{backend\}" by owner \(lease expires /);
+    expect(mdclaim(['done', 'PLAT-1', '--file', file, '--by', 'owner', '--commit', 'abc1234']).stdout).toBe('done PLAT-1 "Add login {backend}" by owner at abc1234\n');
     expect(mdclaim(['done', 'PLAT-1', '--file', file, '--by', 'owner']).status).toBe(4);
     expect(read(file)).toContain('[✅ abc1234, owner] PLAT-1 Add login {backend}\n');
   });
@@ -86,11 +86,11 @@ describe('mdclaim CLI', () => {
   it('fail keeps the reason on the task line; release restores the line', () => {
     const file = boardFile(BOARD);
     mdclaim(['claim', 'PLAT-1', '--file', file, '--by', 'w']);
-    expect(mdclaim(['fail', 'PLAT-1', '--file', file, '--by', 'w', '--reason', 'CI red\non main']).stdout).toBe('failed PLAT-1 by w: CI red on main\n');
+    expect(mdclaim(['fail', 'PLAT-1', '--file', file, '--by', 'w', '--reason', 'CI red\non main']).stdout).toBe('failed PLAT-1 "Add login {backend}" by w: CI red on main\n');
     expect(read(file)).toContain('[❌, w] PLAT-1 Add login {backend} // Failed: CI red on main\n');
     const file2 = boardFile(BOARD);
     mdclaim(['claim', 'PLAT-1', '--file', file2, '--by', 'w']);
-    expect(mdclaim(['release', 'PLAT-1', '--file', file2, '--by', 'w']).stdout).toBe('released PLAT-1 by w\n');
+    expect(mdclaim(['release', 'PLAT-1', '--file', file2, '--by', 'w']).stdout).toBe('released PLAT-1 "Add login {backend}" by w\n');
     expect(read(file2)).toBe(BOARD.replace('[] PLAT-1', '[ ] PLAT-1'));
   });
 
@@ -107,7 +107,7 @@ describe('mdclaim CLI', () => {
     expect(json(dry.stdout).reaped.map((t: { by: string }) => t.by)).toEqual(['codex']);
     expect(read(file)).toBe(BOARD);
     const r = mdclaim(['reap', '--file', file, '--ttl', '0s']);
-    expect(r.stdout).toBe(`reopened ${json(dry.stdout).reaped[0].id} (claimed by codex since ${NOW})\n`);
+    expect(r.stdout).toBe(`reopened ${json(dry.stdout).reaped[0].id} "Write the guide" (claimed by codex since ${NOW})\n`);
     expect(read(file)).toBe(BOARD.replace(`[🟡, codex, ${NOW}]`, '[ ]'));
   });
 

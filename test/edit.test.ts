@@ -1,3 +1,4 @@
+import { named } from '../src/format/named.js';
 import { existsSync, mkdirSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -104,7 +105,7 @@ describe('mdclaim edit', () => {
     const r = await s.done;
     expect(r.status).toBe(4);
     const lines = r.stderr.trimEnd().split('\n');
-    expect(lines[0]).toBe('error[CONFLICT]: T-2 changed on the board meanwhile (claimed by c1)');
+    expect(lines[0]).toBe('error[CONFLICT]: T-2 "task 2" changed on the board meanwhile (claimed by c1)');
     const saved = /^your copy is saved as (.*); .* is unchanged$/.exec(lines[1]!)![1]!;
     expect(lines).toHaveLength(2);
     expect(bytesOf(file).equals(before)).toBe(true);
@@ -123,13 +124,13 @@ describe('mdclaim edit', () => {
     s.go();
     const r = await s.done;
     expect(r.status).toBe(4);
-    expect(r.stderr).toContain('error[CONFLICT]: T-1 changed on the board meanwhile (claimed by c1)\n');
-    expect(r.stderr).toContain('error[CONFLICT]: T-3 changed on the board meanwhile (done by c2)\n');
+    expect(r.stderr).toContain('error[CONFLICT]: T-1 "task 1" changed on the board meanwhile (claimed by c1)\n');
+    expect(r.stderr).toContain('error[CONFLICT]: T-3 "task 3" changed on the board meanwhile (done by c2)\n');
     const { error } = json(r.stdout);
     expect(error).toMatchObject({ code: 'CONFLICT', copy: expect.stringMatching(/\.edit-.*\.md$/) });
     expect(error.conflicts).toEqual([
-      { id: 'T-1', line: 6, status: 'claimed', by: 'c1', message: 'T-1 changed on the board meanwhile (claimed by c1)' },
-      { id: 'T-3', line: 8, status: 'done', by: 'c2', message: 'T-3 changed on the board meanwhile (done by c2)' },
+      { id: 'T-1', line: 6, status: 'claimed', by: 'c1', message: 'T-1 "task 1" changed on the board meanwhile (claimed by c1)' },
+      { id: 'T-3', line: 8, status: 'done', by: 'c2', message: 'T-3 "task 3" changed on the board meanwhile (done by c2)' },
     ]);
   });
 
@@ -204,7 +205,7 @@ describe('board.applyEdit', () => {
     const claimed = bytesOf(file);
     // Reworded the claimed task: refused, nothing written.
     const r = await b.applyEdit(snapshot, snapshot.toString().replace('task 2', 'task two'));
-    expect(r).toEqual({ merged: false, conflicts: [{ id: 'T-2', line: 7, status: 'claimed', by: 'c1', message: 'T-2 changed on the board meanwhile (claimed by c1)' }] });
+    expect(r).toEqual({ merged: false, conflicts: [{ id: 'T-2', line: 7, status: 'claimed', by: 'c1', message: 'T-2 "task 2" changed on the board meanwhile (claimed by c1)' }] });
     expect(bytesOf(file).equals(claimed)).toBe(true);
     // Reworded another: merged, the claim kept.
     expect(await b.applyEdit(snapshot, Buffer.from(snapshot.toString().replace('task 3', 'task three')))).toEqual({ merged: true, changed: true, kept: 1 });
@@ -233,7 +234,7 @@ describe('lock lines in an edit', () => {
     const r = await b.applyEdit(snapshot, withoutA);
     expect(r.merged).toBe(false);
     expect(r.merged === false && r.conflicts.map((c) => c.message)).toEqual([
-      `the lock "🔒 write docs/api.md since ${since}" of ${a.id} (claimed by dana) would sit under ${z.id} (claimed by eve) once merged: move it with its task, or delete it`,
+      `the lock "🔒 write docs/api.md since ${since}" of ${named(a)} (claimed by dana) would sit under ${named(z)} (claimed by eve) once merged: move it with its task, or delete it`,
     ]);
     expect(bytesOf(file).equals(snapshot)).toBe(true);
     // Rewording A keeps its claim, so its lock stays its own.

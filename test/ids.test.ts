@@ -31,7 +31,7 @@ describe('ids stay with their lines', () => {
     const before = bytesOf(file);
     const r = mdclaim(['claim', 'PLAT-1', '--file', file, '--by', 'w']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^error\[USAGE\]: PLAT-1 is on 3 tasks, so it is not an id: use one of [0-9a-f]{12} \(line 2\), [0-9a-f]{12} \(line 5\), [0-9a-f]{12} \(line 6\)\n$/);
+    expect(r.stderr).toMatch(/^error\[USAGE\]: PLAT-1 is on 3 tasks, so it is not an id: use one of [0-9a-f]{12} "PLAT-1[^"]*" \(line 2\), [0-9a-f]{12} "PLAT-1[^"]*" \(line 5\), [0-9a-f]{12} "PLAT-1[^"]*" \(line 6\)\n$/);
     expect(bytesOf(file).equals(before)).toBe(true);
   });
 

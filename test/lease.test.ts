@@ -1,3 +1,4 @@
+import { named } from '../src/format/named.js';
 import { describe, expect, it } from 'vitest';
 import { parseDuration } from '../src/board/duration.js';
 import { toByteString } from '../src/format/bytes.js';
@@ -87,7 +88,7 @@ describe('a lease on the claim line', () => {
     expect(r.status).toBe(0);
     const line = read(file).split('\n')[0]!;
     const claimedAt = /, (\S+Z), 2h\]/.exec(line)![1]!;
-    expect(r.stdout).toBe(`claimed ${parseTasks(read(file))[0]!.id} by a (lease expires ${new Date(Date.parse(claimedAt) + 7_200_000).toISOString().slice(0, 19)}Z)\n`);
+    expect(r.stdout).toBe(`claimed ${named(parseTasks(read(file))[0]!)} by a (lease expires ${new Date(Date.parse(claimedAt) + 7_200_000).toISOString().slice(0, 19)}Z)\n`);
     const hb = mdclaim(['heartbeat', parseTasks(read(file))[0]!.id, '--file', file, '--by', 'a']);
     expect(hb.status).toBe(0);
     expect(hb.stdout).toMatch(/lease expires /);

@@ -1,24 +1,14 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MdclaimError, openBoard } from '../src/index.js';
 import { CLI, mdclaim, mdclaimAsync } from './helpers/cli.js';
 import { fixture, lines, start } from './helpers/procs.js';
+import { outsideHolder, queuedOn, until } from './helpers/locks.js';
 import { boardFile, bytesOf, read } from './helpers/tmp.js';
 
 const BOARD = '- [ ] one\n- [ ] two\n';
-
-/**
- * Hold an exclusive flock(1) on `path` for `ms`. Resolves once the lock is
- * taken, with a promise that settles when it is let go.
- */
-async function flock1(path: string, ms: number): Promise<{ released: Promise<unknown> }> {
-  const child = spawn('flock', ['-x', path, 'sh', '-c', `echo locked; sleep ${ms / 1000}`], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const released = new Promise((r) => child.on('close', r));
-  await new Promise((r) => child.stdout.once('data', r));
-  return { released };
-}
 
 /** A process holding the board's lock through the library, started and holding. */
 async function holder(file: string, env: Record<string, string>, mode = 'exclusive') {
@@ -33,43 +23,56 @@ async function holder(file: string, env: Record<string, string>, mode = 'exclusi
 describe('the lock is flock(2) on the board’s directory', () => {
   it('waits for a flock(1) on the directory and times out with exit 1, the file unchanged', async () => {
     const file = boardFile(BOARD);
-    const held = (await flock1(dirname(file), 1500)).released;
-    const r = mdclaim(['next', '--file', file, '--by', 'w', '--lock-timeout', '300ms']);
-    expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/^error\[LOCK_TIMEOUT\]: .*lock still held by another process after 300 ms\n$/);
-    expect(bytesOf(file).equals(Buffer.from(BOARD))).toBe(true);
-    await held;
+    // Held until the CLI has given up, however long a busy machine takes to start it.
+    const held = await outsideHolder(dirname(file));
+    try {
+      const r = await mdclaimAsync(['next', '--file', file, '--by', 'w', '--lock-timeout', '300ms']);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(/^error\[LOCK_TIMEOUT\]: .*lock still held by another process after 300 ms\n$/);
+      expect(bytesOf(file).equals(Buffer.from(BOARD))).toBe(true);
+    } finally {
+      held.release();
+    }
+    await held.gone;
   });
 
   it('is not a flock on tasks.md: a bare flock(1) on the file excludes nothing', async () => {
     const file = boardFile(BOARD);
-    const held = (await flock1(file, 1500)).released;
-    const r = mdclaim(['next', '--file', file, '--by', 'w', '--lock-timeout', '300ms']);
-    expect(r.status).toBe(0);
-    expect(read(file)).toMatch(/^- \[🟡, w, /);
-    await held;
+    const held = await outsideHolder(file);
+    try {
+      const r = await mdclaimAsync(['next', '--file', file, '--by', 'w', '--lock-timeout', '300ms']);
+      expect(r.status).toBe(0);
+      expect(read(file)).toMatch(/^- \[🟡, w, /);
+    } finally {
+      held.release();
+    }
+    await held.gone;
   });
 
   it('proceeds as soon as the holder lets go', async () => {
     const file = boardFile(BOARD);
-    const held = (await flock1(dirname(file), 400)).released;
-    const started = Date.now();
-    const task = await openBoard(file).next({ by: 'w' });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
-    expect(task).toMatchObject({ text: 'one', by: 'w' });
-    await held;
+    const held = await outsideHolder(dirname(file));
+    let settled = false;
+    const claim = openBoard(file, { lockTimeout: '10m' }).next({ by: 'w' }).finally(() => (settled = true));
+    // The claim waits in the kernel's queue for as long as the lock is held, then goes on.
+    await until(() => queuedOn(dirname(file)) >= 1, 'the claim to queue behind the holder', 60_000);
+    expect(settled).toBe(false);
+    expect(read(file)).toBe(BOARD);
+    held.release();
+    expect(await claim).toMatchObject({ text: 'one', by: 'w' });
+    await held.gone;
   });
 
   it('keeps other file I/O of the process running while it waits (no pool thread is pinned)', async () => {
     const file = boardFile(BOARD);
-    const held = (await flock1(dirname(file), 3000)).released;
+    const holder = await outsideHolder(dirname(file));
     // More waiters than libuv has pool threads: a blocking flock in each would stall every read below.
-    const waiters = Array.from({ length: 6 }, () => openBoard(file).next({ by: 'w' }));
+    const waiters = Array.from({ length: 6 }, () => openBoard(file, { lockTimeout: '10m' }).next({ by: 'w' }));
     const { readFile } = await import('node:fs/promises');
-    const reads = Promise.all(Array.from({ length: 8 }, () => readFile(file)));
-    const first = await Promise.race([reads.then(() => 'reads'), held.then(() => 'holder let go')]);
-    expect(first).toBe('reads');
-    await held;
+    // The lock is held until the reads are done: they finish while every waiter still waits.
+    await Promise.all(Array.from({ length: 8 }, () => readFile(file)));
+    holder.release();
+    await holder.gone;
     const got = await Promise.all(waiters);
     expect(got.filter(Boolean)).toHaveLength(2);
   });
@@ -96,11 +99,12 @@ describe('a board object kept between operations, whose path changes meanwhile',
     renameSync(file, kept);
     symlinkSync(other, file);
     // The other board's directory is locked: the claim waits there (and times out), not in the old directory.
-    const held = (await flock1(dirname(other), 1500)).released;
+    const held = await outsideHolder(dirname(other));
     const err = await board.next({ by: 'w' }).catch((e: unknown) => e);
+    held.release();
+    await held.gone;
     expect(err).toBeInstanceOf(MdclaimError);
     expect((err as MdclaimError).code).toBe('LOCK_TIMEOUT');
-    await held;
     expect((await board.next({ by: 'w' }))?.text).toBe('elsewhere');
     expect(read(other)).toMatch(/^- \[🟡, w, .*\] elsewhere\n$/);
     expect(readlinkSync(file)).toBe(other);
@@ -142,7 +146,7 @@ describe('without fs-ext', () => {
     const r = noFsExt(['next', '--file', file, '--by', 'w'], { MDCLAIM_LOCK: lock });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^claimed \w+ by w /);
+    expect(r.stdout).toMatch(/^claimed \w+ "[^"]*" by w /);
     expect(read(file)).toMatch(/^- \[🟡, w, /);
     expect(readdirSync(dirname(file))).toEqual(['tasks.md']);
   });

@@ -1,3 +1,4 @@
+import { named } from '../src/format/named.js';
 import { describe, expect, it } from 'vitest';
 import { MdclaimError, openBoard, parseTasks, type Task } from '../src/index.js';
 import { errorOf } from './helpers/errors.js';
@@ -31,7 +32,7 @@ describe('the claimable predicate with paths', () => {
     const r = await claimBoth(tasks('A {writes: src/auth/login.ts}', 'B {writes: ./src//auth/login.ts}'), 'A', 'B');
     expect(r.err?.code).toBe('CONFLICT');
     expect(r.err?.holder).toBe('dana');
-    expect(r.err?.message).toMatch(/^dana holds src\/auth\/login\.ts \(write\) on [0-9a-f]{12}$/);
+    expect(r.err?.message).toMatch(/^dana holds src\/auth\/login\.ts \(write\) on [0-9a-f]{12} "A \{writes: src\/auth\/login\.ts\}"$/);
     expect(r.untouched).toBe(true);
   });
 
@@ -142,13 +143,13 @@ describe('path locks', () => {
     const { file, b, a } = await held(tasks('A', 'B {writes: src/b.ts}', 'C {reads: docs/x.md}', 'D'));
     await b.lockPaths(a.id, { by: 'dana', writes: ['src/b.ts', 'docs/'] });
     const before = bytesOf(file);
-    expect((await errorOf(b.claim(idOf(file, 'B'), { by: 'eve' }))).message).toBe(`dana holds src/b.ts (write) on ${a.id}`);
-    expect((await errorOf(b.claim(idOf(file, 'C'), { by: 'eve' }))).message).toBe(`dana holds docs/ (write) on ${a.id}`);
+    expect((await errorOf(b.claim(idOf(file, 'B'), { by: 'eve' }))).message).toBe(`dana holds src/b.ts (write) on ${named(a)}`);
+    expect((await errorOf(b.claim(idOf(file, 'C'), { by: 'eve' }))).message).toBe(`dana holds docs/ (write) on ${named(a)}`);
     expect(bytesOf(file).equals(before)).toBe(true);
     expect((await b.next({ by: 'eve' }))?.text).toBe('D');
     const claimed = bytesOf(file);
     const err = await errorOf(b.lockPaths(idOf(file, 'D'), { by: 'eve', reads: ['docs/api.md'] }));
-    expect([err.code, err.holder, err.message]).toEqual(['CONFLICT', 'dana', `dana holds docs/ (write) on ${a.id}`]);
+    expect([err.code, err.holder, err.message]).toEqual(['CONFLICT', 'dana', `dana holds docs/ (write) on ${named(a)}`]);
     expect(bytesOf(file).equals(claimed)).toBe(true);
   });
 
@@ -279,7 +280,7 @@ describe('path locks', () => {
     expect(await b.checkPaths({ by: 'eve', reads: ['docs/api.md'] })).toEqual([]);
     expect((await b.checkPaths({ by: 'dana', writes: ['src/'] })).map((h) => h.path)).toEqual(['src/a.ts']);
     const err = await errorOf(b.checkPaths({ by: 'eve', writes: ['docs/api.md'] }));
-    expect([err.code, err.holder, err.message]).toEqual(['CONFLICT', 'dana', `dana holds docs/ (read) on ${a.id}`]);
+    expect([err.code, err.holder, err.message]).toEqual(['CONFLICT', 'dana', `dana holds docs/ (read) on ${named(a)}`]);
     expect((await errorOf(b.checkPaths({ by: 'eve' }))).code).toBe('USAGE');
   });
 

@@ -65,10 +65,10 @@ describe('racing CLI processes on one task', () => {
     );
     const winners = results.filter((r) => r.status === 0);
     expect(winners).toHaveLength(1);
-    const holder = /^claimed PLAT-1 by (agent\d)/.exec(winners[0]!.stdout)![1];
+    const holder = /^claimed PLAT-1 "contested" by (agent\d)/.exec(winners[0]!.stdout)![1];
     for (const r of results.filter((x) => x.status !== 0)) {
       expect(r.status).toBe(4);
-      expect(r.stderr).toBe(`error[CONFLICT]: PLAT-1 already claimed by ${holder} since ${parseTasks(read(file))[0]!.claimedAt}\n`);
+      expect(r.stderr).toBe(`error[CONFLICT]: PLAT-1 "contested" already claimed by ${holder} since ${parseTasks(read(file))[0]!.claimedAt}\n`);
     }
   });
 });

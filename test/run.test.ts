@@ -229,6 +229,7 @@ describe('mdclaim run and the lease', () => {
   it('keeps a command that outlives several leases from being reaped while it heartbeats', async () => {
     const { file, dir, env, go } = setup('[] long job\n');
     const reaper = start(fixture('reaper.mjs'), [file, '-', '20']);
+    // The reaper loops until told to stop: stop it however the test ends.
     try {
       const r = runner(file, ['--by', 'r1', '--lease', '3s', '--', 'sh', '-c', `${PID}; ${WAIT_GO}`], { env: env('A') });
       await pidIn(join(dir, 'A.pid'));

@@ -12,6 +12,8 @@ import { applyEdit, type EditResult } from './edit.js';
 import { done, fail, heartbeat, release } from './finish.js';
 import { resultOf, type Plan } from './plan.js';
 import { reap } from './reap.js';
+import { reopen } from './reopen.js';
+import { idIn } from './resolve-id.js';
 import { listTasks } from './walk.js';
 import { warmUp } from './warm-up.js';
 import { checkBy, checkHolder, checkId, checkSection, checkTags } from './checks.js';
@@ -115,32 +117,43 @@ export class Board implements TaskBoard, PathLocking {
     const by = checkBy(options?.by);
     const leaseMs = this.lease(options.lease);
     checkId(id);
-    return this.update((src) => claimById(src, id, { by, leaseMs, now: this.now() }));
+    return this.update((src) => claimById(src, idIn(src, id), { by, leaseMs, now: this.now() }));
   }
 
   /** Renew the holder's claim timestamp; the claim keeps its own lease. */
   async heartbeat(id: string, options: HolderOptions): Promise<Task> {
     const who = checkHolder(options);
     checkId(id);
-    return this.update((src) => heartbeat(src, id, who, this.now()));
+    return this.update((src) => heartbeat(src, idIn(src, id), who, this.now()));
   }
 
   async done(id: string, options: HolderOptions & { commit?: string }): Promise<Task> {
     const who = checkHolder(options);
     checkId(id);
-    return this.update((src) => done(src, id, who, options.commit));
+    return this.update((src) => done(src, idIn(src, id), who, options.commit));
   }
 
   async fail(id: string, options: HolderOptions & { reason?: string }): Promise<Task> {
     const who = checkHolder(options);
     checkId(id);
-    return this.update((src) => fail(src, id, who, options.reason));
+    return this.update((src) => fail(src, idIn(src, id), who, options.reason));
   }
 
   async release(id: string, options: HolderOptions): Promise<Task> {
     const who = checkHolder(options);
     checkId(id);
-    return this.update((src) => release(src, id, who));
+    return this.update((src) => release(src, idIn(src, id), who));
+  }
+
+  /**
+   * Put a done or failed task back to open (`[ ]`), its reason or commit
+   * dropped, so it can be claimed again. CONFLICT for a claim (its holder
+   * releases it; a lapsed one is the reaper's) or a task already open.
+   */
+  async reopen(id: string, options: { by?: string } = {}): Promise<Task> {
+    checkId(id);
+    if (options?.by !== undefined) checkBy(options.by);
+    return this.update((src) => reopen(src, idIn(src, id)));
   }
 
   /**
@@ -176,7 +189,7 @@ export class Board implements TaskBoard, PathLocking {
     const who = checkHolder(options);
     checkId(id);
     const want = pathRequest(options, 'lockPaths');
-    return this.update((src) => lockPaths(src, id, who, want, this.now()));
+    return this.update((src) => lockPaths(src, idIn(src, id), who, want, this.now()));
   }
 
   /** Let go of the named locks of the caller's task, or of all of them without `paths`; NOT_FOUND for a path it does not lock. */
@@ -184,7 +197,7 @@ export class Board implements TaskBoard, PathLocking {
     const who = checkHolder(options);
     checkId(id);
     const paths = options.paths === undefined ? undefined : pathList(options.paths, 'paths');
-    return this.update((src) => unlockPaths(src, id, who, paths));
+    return this.update((src) => unlockPaths(src, idIn(src, id), who, paths));
   }
 
   /** Every path a live claim holds now (declared on its line or locked under it), in file order. */

@@ -1,4 +1,5 @@
 import { MdclaimError, usage } from '../errors.js';
+import { named } from '../format/named.js';
 import { bytes, utf8, type ByteString } from '../format/bytes.js';
 import { formatDuration } from '../format/duration.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
@@ -151,6 +152,6 @@ function refuseHeldPaths(src: ByteString, s: Seen, now: Cutoff): void {
 
 /** A key on several lines: say which ids name them. */
 export function ambiguousKey(src: ByteString, key: string, found: readonly Seen[], what = 'tasks'): MdclaimError {
-  const ids = found.map((s) => `${taskOf(src, s).id} (line ${s.t.line})`).join(', ');
+  const ids = found.map((s) => `${named(taskOf(src, s))} (line ${s.t.line})`).join(', ');
   return usage(`${key} is on ${found.length} ${what}, so it is not an id: use one of ${ids}`);
 }

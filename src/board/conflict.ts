@@ -1,4 +1,5 @@
 import { MdclaimError } from '../errors.js';
+import { named } from '../format/named.js';
 import type { Task } from '../format/task.js';
 
 /** Why `task` cannot be claimed now: one line naming the holder where there is one. */
@@ -6,15 +7,15 @@ export function notClaimable(task: Task): MdclaimError {
   const holder = task.by === undefined ? {} : { holder: task.by };
   switch (task.status) {
     case 'claimed':
-      return new MdclaimError('CONFLICT', `${task.id} already claimed${by(task)}${task.claimedAt ? ` since ${task.claimedAt}` : ''}`, holder);
+      return new MdclaimError('CONFLICT', `${named(task)} already claimed${by(task)}${task.claimedAt ? ` since ${task.claimedAt}` : ''}`, holder);
     case 'done':
-      return new MdclaimError('CONFLICT', `${task.id} already done${by(task)}`, holder);
+      return new MdclaimError('CONFLICT', `${named(task)} already done${by(task)}`, holder);
     case 'failed':
-      return new MdclaimError('CONFLICT', `${task.id} already failed${by(task)}`, holder);
+      return new MdclaimError('CONFLICT', `${named(task)} already failed${by(task)}`, holder);
     case 'blocked':
-      return new MdclaimError('CONFLICT', `${task.id} is blocked: tasks above it${task.section ? ` in "${task.section}"` : ''} are not all done`);
+      return new MdclaimError('CONFLICT', `${named(task)} is blocked: tasks above it${task.section ? ` in "${task.section}"` : ''} are not all done`);
     default:
-      return new MdclaimError('CONFLICT', `${task.id} cannot be claimed`);
+      return new MdclaimError('CONFLICT', `${named(task)} cannot be claimed`);
   }
 }
 
@@ -22,14 +23,14 @@ export function notClaimable(task: Task): MdclaimError {
 export function notHolder(task: Task, who: { by: string; claimedAt?: string }): MdclaimError {
   if (task.status !== 'claimed') {
     if (task.status === 'done' || task.status === 'failed') return notClaimable(task);
-    return new MdclaimError('CONFLICT', `${task.id} is not claimed by anyone (it is ${task.status})`);
+    return new MdclaimError('CONFLICT', `${named(task)} is not claimed by anyone (it is ${task.status})`);
   }
-  if (task.by === undefined) return new MdclaimError('CONFLICT', `${task.id} is claimed by someone unnamed, not ${who.by}`);
+  if (task.by === undefined) return new MdclaimError('CONFLICT', `${named(task)} is claimed by someone unnamed, not ${who.by}`);
   if (task.by === who.by && who.claimedAt !== undefined) {
     const since = task.claimedAt === undefined ? 'with no claim time' : `since ${task.claimedAt}`;
-    return new MdclaimError('CONFLICT', `${task.id} holds another claim by ${task.by} (${since}), not the one of ${who.claimedAt}`, { holder: task.by });
+    return new MdclaimError('CONFLICT', `${named(task)} holds another claim by ${task.by} (${since}), not the one of ${who.claimedAt}`, { holder: task.by });
   }
-  return new MdclaimError('CONFLICT', `${task.id} is claimed by ${task.by}, not ${who.by}`, { holder: task.by });
+  return new MdclaimError('CONFLICT', `${named(task)} is claimed by ${task.by}, not ${who.by}`, { holder: task.by });
 }
 
 function by(task: Task): string {

@@ -1,4 +1,5 @@
 import type { ByteString } from '../format/bytes.js';
+import { named } from '../format/named.js';
 import type { Status } from '../format/marker.js';
 import type { Task } from '../format/task.js';
 import type { Change } from '../storage/file-store.js';
@@ -69,7 +70,7 @@ function movedLocks(src: ByteString, merged: ByteString): EditConflict[] {
       out.push({
         ...of(t),
         line: t.line,
-        message: `the lock "🔒 ${keyOf(l)}" of ${from.id} (${state(from)}) would sit under ${t.id} (${state(t)}) once merged: move it with its task, or delete it`,
+        message: `the lock "🔒 ${keyOf(l)}" of ${named(from)} (${state(from)}) would sit under ${named(t)} (${state(t)}) once merged: move it with its task, or delete it`,
       });
     }
   }
@@ -85,12 +86,12 @@ function describe(conflicts: Conflict[], theirs: ByteString, mine: ByteString): 
   for (const c of conflicts) {
     if (c.kind === 'reading') {
       const t = onBoard.get(c.theirs[0] + 1) ?? inCopy.get(c.mine[0] + 1);
-      const what = t ? t.id : `line ${c.mine[0] + 1} of your copy`;
+      const what = t ? named(t) : `line ${c.mine[0] + 1} of your copy`;
       add({ ...of(t), line: t?.line ?? c.mine[0] + 1, message: `${what} would read differently once merged with the board's changes` });
       continue;
     }
     const tasks = c.changed.flatMap((i) => onBoard.get(i + 1) ?? []);
-    for (const t of tasks) add({ ...of(t), line: t.line, message: `${t.id} changed on the board meanwhile (${state(t)})` });
+    for (const t of tasks) add({ ...of(t), line: t.line, message: `${named(t)} changed on the board meanwhile (${state(t)})` });
     if (tasks.length > 0) continue;
     const line = (c.changed[0] ?? c.theirs[0]) + 1;
     add({ line, message: c.changed.length > 0 ? `line ${line} changed on the board meanwhile` : `lines around line ${line} deleted on the board meanwhile` });

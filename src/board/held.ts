@@ -1,4 +1,5 @@
 import { MdclaimError, usage } from '../errors.js';
+import { named } from '../format/named.js';
 import { utf8, type ByteString } from '../format/bytes.js';
 import { parseDeclared } from '../format/declared.js';
 import { locksAfter, mayHoldLocks } from '../format/locks.js';
@@ -95,7 +96,7 @@ export function refuseRetaken(src: ByteString, s: Seen, now: Cutoff, id: string)
   const blocker = blockingHold(want, boardHolds(src, now, s));
   if (!blocker) return;
   const other = heldBy(src, blocker);
-  throw new MdclaimError('CONFLICT', `${id}: the claim by ${s.t.marker.by ?? 'someone unnamed'} lapsed, and ${other.message} now, so it cannot be renewed`, other.holder === undefined ? {} : { holder: other.holder });
+  throw new MdclaimError('CONFLICT', `${named({ id, text: utf8(src, s.text[0], s.text[1]) })}: the claim by ${s.t.marker.by ?? 'someone unnamed'} lapsed, and ${other.message} now, so it cannot be renewed`, other.holder === undefined ? {} : { holder: other.holder });
 }
 
 /** Every path held on the board now, in file order, but those of the line `except` (a task does not block itself). */
@@ -111,6 +112,6 @@ export function boardHolds(src: ByteString, now: Cutoff, except?: Seen): Hold[] 
 /** One line naming who holds what where: `dana holds src/auth/login.ts (write) on a1b2c3d4e5f6`. */
 export function heldBy(src: ByteString, h: Hold): MdclaimError {
   const by = h.seen.t.marker.by;
-  const message = `${by ?? 'someone unnamed'} holds ${h.path} (${h.mode}) on ${taskOf(src, h.seen).id}`;
+  const message = `${by ?? 'someone unnamed'} holds ${h.path} (${h.mode}) on ${named(taskOf(src, h.seen))}`;
   return new MdclaimError('CONFLICT', message, by === undefined ? {} : { holder: by });
 }

@@ -1,4 +1,5 @@
 import { MdclaimError } from '../errors.js';
+import { named } from '../format/named.js';
 import { bytes, type ByteString } from '../format/bytes.js';
 import type { Edit } from '../format/edit.js';
 import { lineEnding, lockIndent, locksAfter, renderLock, type LockLine, type PathLock } from '../format/locks.js';
@@ -24,7 +25,7 @@ export function lockPaths(src: ByteString, id: string, who: Holder, want: Paths,
   const { seen, task } = held(src, id, who);
   const now = cutoff(nowMs);
   if (!holdsPaths(seen.t.marker, now)) {
-    throw new MdclaimError('CONFLICT', `${task.id}: the claim by ${who.by} lapsed at ${task.expiresAt ?? 'an unknown time'}; heartbeat it before locking paths`, { holder: who.by });
+    throw new MdclaimError('CONFLICT', `${named(task)}: the claim by ${who.by} lapsed at ${task.expiresAt ?? 'an unknown time'}; heartbeat it before locking paths`, { holder: who.by });
   }
   const blocker = blockingHold(want, boardHolds(src, now, seen));
   if (blocker) throw heldBy(src, blocker);
@@ -60,7 +61,7 @@ export function unlockPaths(src: ByteString, id: string, who: Holder, paths: rea
   for (const path of paths) {
     if (locks.some((l) => normal(l.path) === path)) continue;
     const isDeclared = declared.writes.includes(path) || declared.reads.includes(path);
-    throw new MdclaimError('NOT_FOUND', `${task.id} has no lock on ${path}${isDeclared ? ' (it is declared on the task\'s line, and held until the task is finished)' : ''}`);
+    throw new MdclaimError('NOT_FOUND', `${named(task)} has no lock on ${path}${isDeclared ? ' (it is declared on the task\'s line, and held until the task is finished)' : ''}`);
   }
   return lockPlan(src, seen, task, locks, locks.filter((l) => !paths.includes(normal(l.path))), []);
 }

@@ -3,6 +3,7 @@ import type { Marker } from '../format/marker.js';
 import { normalisePath } from '../format/paths.js';
 import type { Task } from '../format/task.js';
 import { blockingHold, cutoff, holdsPaths, isLapsed, type Cutoff, type ModedPath } from './claimable.js';
+import type { HeldPath } from './path-types.js';
 
 // The claimable rules (claimable.ts) read from tasks as every board's list()
 // returns them, for views that see a board only through its interface.
@@ -14,6 +15,8 @@ export type ClaimState = 'live' | 'lapsed' | 'untimed';
 export interface TaskHold extends ModedPath {
   kind: 'declared' | 'locked';
   task: Task;
+  /** When it was locked; for a declared path, the claim's time. */
+  since?: string;
 }
 
 /** What stands in the way of a task that waits. */
@@ -46,11 +49,12 @@ export function taskHolds(tasks: readonly Task[], now: Cutoff): TaskHold[] {
   const out: TaskHold[] = [];
   for (const t of tasks) {
     if (!holdsPaths(markerOf(t), now)) continue;
-    for (const path of t.writes ?? []) out.push({ path, mode: 'write', kind: 'declared', task: t });
-    for (const path of t.reads ?? []) out.push({ path, mode: 'read', kind: 'declared', task: t });
+    const since = t.claimedAt === undefined ? {} : { since: t.claimedAt };
+    for (const path of t.writes ?? []) out.push({ path, mode: 'write', kind: 'declared', task: t, ...since });
+    for (const path of t.reads ?? []) out.push({ path, mode: 'read', kind: 'declared', task: t, ...since });
     for (const lock of t.locks ?? []) {
       const n = normalisePath(lock.path);
-      if ('path' in n) out.push({ path: n.path, mode: lock.mode, kind: 'locked', task: t });
+      if ('path' in n) out.push({ path: n.path, mode: lock.mode, kind: 'locked', task: t, ...(lock.since === undefined ? {} : { since: lock.since }) });
     }
   }
   return out;
@@ -80,4 +84,41 @@ export function blockers(tasks: readonly Task[], now: Cutoff, holds: readonly Ta
     if (t.status !== 'done') notDone ??= t;
   });
   return out;
+}
+
+/** What a listing adds to a task: how its claim stands, or who blocks it by a path. */
+export interface Standing {
+  /** A timed claim: milliseconds until it lapses (0 or less once lapsed). */
+  timeLeftMs?: number;
+  /** A timed claim: has it outlived its lease? */
+  lapsed?: boolean;
+  /** A waiting task a live claim on another task blocks by a path it declares: the first such hold. */
+  blockedBy?: HeldPath;
+}
+
+/** How each task stands at `nowMs`, by the rules above, so a listing and a claim never disagree. */
+export function standings(tasks: readonly Task[], nowMs: number): Standing[] {
+  const now = cutoff(nowMs);
+  const blocked = blockers(tasks, now);
+  return tasks.map((t) => {
+    const state = claimState(t, nowMs, now);
+    if (state !== null) {
+      if (state === 'untimed' || t.expiresAt === undefined) return {};
+      return { timeLeftMs: Date.parse(t.expiresAt) - nowMs, lapsed: state === 'lapsed' };
+    }
+    const b = blocked.get(t);
+    if (b?.kind !== 'path') return {};
+    const h = b.hold;
+    const by = h.task.by === undefined ? {} : { by: h.task.by };
+    return { blockedBy: { path: h.path, mode: h.mode, task: h.task.id, ...by, ...(h.since === undefined ? {} : { since: h.since }), kind: h.kind } };
+  });
+}
+
+/** `45s`, `24m`, `2h05m`, `3d04h`: a time left, for a person. */
+export function formatLeft(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h${String(Math.floor(s / 60) % 60).padStart(2, '0')}m`;
+  return `${Math.floor(s / 86_400)}d${String(Math.floor(s / 3600) % 24).padStart(2, '0')}h`;
 }

@@ -38,6 +38,7 @@ export interface HistoryEvent {
   seq: number;
   /** RFC 3339 with microseconds, from the database clock. */
   at: string;
+  /** A reopen is logged as `released`, via `reopen`, `from` whoever finished the task. */
   event: 'added' | 'imported' | 'claimed' | 'renewed' | 'taken over' | 'done' | 'failed' | 'released' | 'reaped';
   /** Who made the change (absent for a reap or an import). */
   by?: string;
@@ -48,7 +49,7 @@ export interface HistoryEvent {
   lease?: string;
   commit?: string;
   reason?: string;
-  /** The operation that made the change: `next`, `claim`, `heartbeat`, `done`, `fail`, `release`, `reap`, `add`, `import`. */
+  /** The operation that made the change: `next`, `claim`, `heartbeat`, `done`, `fail`, `release`, `reopen`, `reap`, `add`, `import`. */
   via: string;
   /** The task's text, so a history still reads after the board was replaced. */
   text: string;
@@ -66,6 +67,12 @@ export interface TaskBoard {
   done(id: string, options: HolderOptions & { commit?: string }): Promise<Task>;
   fail(id: string, options: HolderOptions & { reason?: string }): Promise<Task>;
   release(id: string, options: HolderOptions): Promise<Task>;
+  /**
+   * Put a done or failed task back to open, its commit or reason dropped.
+   * CONFLICT for a claim (its holder releases it) or a task not finished.
+   * `by` is who reopens it: kept in a PostgreSQL board's history.
+   */
+  reopen(id: string, options?: { by?: string }): Promise<Task>;
   /** Reopen lapsed claims; returns them as they were. */
   reap(options?: ReapOptions): Promise<Task[]>;
   add(text: string, options?: { section?: string }): Promise<Task>;

@@ -55,11 +55,20 @@ export const FLAGS: Record<string, FlagSpec> = {
 
 const SHORT = new Map(Object.entries(FLAGS).flatMap(([name, spec]) => (spec.short ? [[spec.short, name] as const] : [])));
 
-/** Split argv into the command, its positionals and its flags (`--name value`, `--name=value`, `-f value`). */
-export function parseArgs(argv: readonly string[]): Parsed {
+/**
+ * Split argv into the command, its positionals and its flags (`--name value`,
+ * `--name=value`, `-f value`). `takesCommand` names the commands whose
+ * arguments are a command line after `--` (run, lock): a word or an unknown
+ * option before the `--` is that command line, and the error says so.
+ */
+export function parseArgs(argv: readonly string[], takesCommand: (command: string) => boolean = () => false): Parsed {
   const flags = new Map<string, string[]>();
   const positionals: string[] = [];
   let rest: string[] | undefined;
+  const forgotten = (i: number) => {
+    const cmd = positionals[0]!;
+    return usage(`${cmd}: put -- before the command to run: mdclaim ${cmd} [options] -- ${argv.slice(i).join(' ')}`);
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') {
@@ -67,6 +76,7 @@ export function parseArgs(argv: readonly string[]): Parsed {
       positionals.push(...rest);
       break;
     }
+    const inCommandLine = positionals.length === 1 && takesCommand(positionals[0]!);
     let name: string | undefined;
     let inline: string | undefined;
     if (arg.startsWith('--')) {
@@ -75,14 +85,15 @@ export function parseArgs(argv: readonly string[]): Parsed {
       if (eq >= 0) inline = arg.slice(eq + 1);
     } else if (/^-[A-Za-z]$/.test(arg)) {
       name = SHORT.get(arg.slice(1));
-      if (name === undefined) throw usage(`unknown option ${arg} (see mdclaim --help)`);
+      if (name === undefined) throw inCommandLine ? forgotten(i) : usage(`unknown option ${arg} (see mdclaim --help)`);
     } else {
+      if (inCommandLine) throw forgotten(i);
       positionals.push(arg);
       continue;
     }
     // Own keys only: `--constructor` is no flag of ours.
     const spec = Object.hasOwn(FLAGS, name) ? FLAGS[name] : undefined;
-    if (!spec) throw usage(`unknown option --${name} (see mdclaim --help)`);
+    if (!spec) throw inCommandLine ? forgotten(i) : usage(`unknown option --${name} (see mdclaim --help)`);
     let value = 'true';
     if (spec.value) {
       if (inline !== undefined) value = inline;

@@ -1,7 +1,7 @@
 import { usage } from '../errors.js';
 import { has, one, parseArgs } from './args.js';
 import { EXIT } from './exit.js';
-import { allowedFlags, commandHelp, COMMANDS, HELP } from './help.js';
+import { allowedFlags, commandHelp, COMMANDS, globalHelp } from './help.js';
 
 import type { Command } from './commands/types.js';
 import { printJson, type Output } from './output.js';
@@ -9,7 +9,7 @@ import { version } from './version.js';
 
 /** Run one command line; returns the exit status. Errors are thrown for the caller's single error map. */
 export async function run(argv: readonly string[], io: Output): Promise<number> {
-  const p = parseArgs(argv);
+  const p = parseArgs(argv, (command) => Object.hasOwn(COMMANDS, command) && COMMANDS[command]!.args === 'command');
   // --json holds for these too: a script gets one JSON document whatever it asked.
   const show = (key: 'version' | 'help', text: string): number => {
     if (has(p, 'json')) printJson(io, { [key]: text });
@@ -21,8 +21,12 @@ export async function run(argv: readonly string[], io: Output): Promise<number> 
     const two = p.positionals.slice(0, 2).join(' ');
     const topic = Object.hasOwn(COMMANDS, two) ? two : p.positionals[0];
     if (topic !== undefined && Object.hasOwn(COMMANDS, topic)) return show('help', commandHelp(topic).trimEnd());
-    if (p.command === undefined && !has(p, 'help')) throw usage('no command given (see mdclaim --help)');
-    return show('help', HELP.trimEnd());
+    // A bare `mdclaim` is a usage error (exit 2) that teaches: the help, on stderr.
+    if (p.command === undefined && !has(p, 'help')) {
+      if (!has(p, 'json')) io.err(globalHelp());
+      throw usage('no command given: mdclaim <command> [options] (mdclaim <command> --help for one)');
+    }
+    return show('help', globalHelp().trimEnd());
   }
   // A command with verbs (`paths lock`): the verb is the first positional.
   const verb = p.positionals[0];
@@ -43,15 +47,14 @@ export async function run(argv: readonly string[], io: Output): Promise<number> 
   if (spec.args === 'text' && p.positionals.length === 0) throw usage(`${p.command} needs the task's text`);
   if (spec.args === 'path' && p.positionals.length !== 1) throw usage(`${p.command} needs exactly one file`);
   if (spec.args === 'command' && p.positionals.length === 0) throw usage(`${p.command} needs a command to run: mdclaim ${p.command} [options] -- <command> [args…]`);
-  if (spec.args === 'command' && p.positionals.length !== (p.rest?.length ?? 0)) {
-    throw usage(`${p.command}: the command goes after --: mdclaim ${p.command} [options] -- <command> [args…]`);
-  }
 
   const write = one(p, 'write');
   if (write !== undefined && write !== 'auto' && write !== 'replace') throw usage(`--write must be auto or replace, got "${write}"`);
   const lockTimeout = one(p, 'lock-timeout');
-  // import loads into --to, export prints --from; every other command works on --file.
-  const file = one(p, 'to') ?? one(p, 'from') ?? one(p, 'file') ?? process.env['MDCLAIM_FILE'] ?? './tasks.md';
+  // import loads into --to; export takes --from as another name for --file; every other command works on --file.
+  const from = one(p, 'from');
+  if (from !== undefined && has(p, 'file')) throw usage('export: --from is another name for --file: give one of them');
+  const file = one(p, 'to') ?? from ?? one(p, 'file') ?? process.env['MDCLAIM_FILE'] ?? './tasks.md';
   // Loaded only now: --help and usage errors never pay for the board.
   const { openBoard } = await import('../board/open.js');
   const board = openBoard(file, {

@@ -17,6 +17,9 @@ import { ensureSchema, migrate, type Migrated } from './migrate.js';
 import { PathRace } from './held.js';
 import { checkPaths, listPaths, lockPaths, refuseRetaken, unlockPaths } from './paths.js';
 import { reapStale } from './reap.js';
+import { reopenTask } from './reopen.js';
+import { resolveIn } from './resolve-id.js';
+import { isPrefix } from '../board/resolve-id.js';
 import { locksColumn, taskColumns, toTask, type TaskRow } from './rows.js';
 import { exportDocument, importDocument } from './transfer.js';
 import { parsePgUrl, type PgTarget } from './url.js';
@@ -87,7 +90,8 @@ export class PgBoard implements TaskBoard, PathLocking {
     const leaseMs = this.lease(options.lease);
     checkId(id);
     const board = await this.board();
-    return this.racing(() => this.db.with((c) => claimById(c, { board, id, by, leaseMs }), true));
+    const full = await this.resolve(board, id);
+    return this.racing(() => this.db.with((c) => claimById(c, { board, id: full, by, leaseMs }), true));
   }
 
   /** Lock paths for the task the caller holds (its live claim only); CONFLICT naming the holder when one is taken. */
@@ -96,7 +100,8 @@ export class PgBoard implements TaskBoard, PathLocking {
     checkId(id);
     const want = pathRequest(options, 'lockPaths');
     const board = await this.board();
-    return this.db.with((c) => lockPaths(c, { board, id, by, ...(claimedAt === undefined ? {} : { claimedAt }) }, want), true);
+    const full = await this.resolve(board, id);
+    return this.db.with((c) => lockPaths(c, { board, id: full, by, ...(claimedAt === undefined ? {} : { claimedAt }) }, want), true);
   }
 
   /** Let go of the named locks of the caller's task, or of all of them; NOT_FOUND for a path it does not lock. */
@@ -105,7 +110,8 @@ export class PgBoard implements TaskBoard, PathLocking {
     checkId(id);
     const paths = options.paths === undefined ? undefined : pathList(options.paths, 'paths');
     const board = await this.board();
-    return this.db.with((c) => unlockPaths(c, { board, id, by, ...(claimedAt === undefined ? {} : { claimedAt }) }, paths), true);
+    const full = await this.resolve(board, id);
+    return this.db.with((c) => unlockPaths(c, { board, id: full, by, ...(claimedAt === undefined ? {} : { claimedAt }) }, paths), true);
   }
 
   /** Every path a live claim holds now, in board order. */
@@ -152,6 +158,15 @@ export class PgBoard implements TaskBoard, PathLocking {
     return this.holder('release', id, options);
   }
 
+  /** Put a done or failed task back to open, its commit or reason dropped; logged as `released` via `reopen`. */
+  async reopen(id: string, options: { by?: string } = {}): Promise<Task> {
+    checkId(id);
+    const by = options?.by === undefined ? {} : { by: checkBy(options.by) };
+    const board = await this.board();
+    const full = await this.resolve(board, id);
+    return this.db.with((c) => reopenTask(c, { board, id: full, ...by }), true);
+  }
+
   async reap(options: ReapOptions = {}): Promise<Task[]> {
     const ttlMs = options.ttl === undefined ? undefined : parseDuration(options.ttl, 'ttl');
     const board = await this.board();
@@ -169,7 +184,8 @@ export class PgBoard implements TaskBoard, PathLocking {
   async history(id: string): Promise<HistoryEvent[]> {
     checkId(id);
     const board = await this.board();
-    return this.db.with((c) => historyOf(c, board, id));
+    const full = await this.resolve(board, id);
+    return this.db.with((c) => historyOf(c, board, full));
   }
 
   waitForWork(signal: AbortSignal | undefined, timeoutMs: number): Promise<void> {
@@ -208,12 +224,18 @@ export class PgBoard implements TaskBoard, PathLocking {
     const { by, claimedAt } = checkHolder(options);
     checkId(id);
     const board = await this.board();
+    id = await this.resolve(board, id);
     const fence = claimedAt === undefined ? {} : { claimedAt };
     // A heartbeat may renew a lapsed claim, whose paths it checks under the board's path lock: one transaction.
     return this.db.with(async (c: Conn) => {
       if (verb === 'heartbeat') await refuseRetaken(c, { board, id, by, ...fence });
       return holderWrite(c, verb, { board, id, by, ...fence, ...(value === undefined ? {} : { value }), ...(suffix ? { suffix } : {}) });
     }, verb === 'heartbeat');
+  }
+
+  /** A unique start of an id, as the whole id (one query, only for a prefix). */
+  private async resolve(board: number, id: string): Promise<string> {
+    return isPrefix(id) ? this.db.with((c) => resolveIn(c, board, id)) : id;
   }
 
   private schema(): Promise<void> {

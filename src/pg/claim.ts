@@ -1,4 +1,5 @@
 import { MdclaimError, usage } from '../errors.js';
+import { named } from '../format/named.js';
 import { notClaimable } from '../board/conflict.js';
 import { refuseBadDeclaration } from '../board/held.js';
 import type { Task } from '../format/task.js';
@@ -124,5 +125,5 @@ async function pathsStillFree(c: Conn, board: number, r: TaskRow): Promise<void>
 
 /** A tracker key on several lines names no one task: say which ids do (as the file board says it). */
 export function ambiguousKey(key: string, tasks: readonly Task[], what = 'tasks'): MdclaimError {
-  return usage(`${key} is on ${tasks.length} ${what}, so it is not an id: use one of ${tasks.map((t) => `${t.id} (line ${t.line})`).join(', ')}`);
+  return usage(`${key} is on ${tasks.length} ${what}, so it is not an id: use one of ${tasks.map((t) => `${named(t)} (line ${t.line})`).join(', ')}`);
 }

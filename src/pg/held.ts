@@ -1,4 +1,5 @@
 import type { HeldPath } from '../board/path-types.js';
+import { named } from '../format/named.js';
 import { MdclaimError } from '../errors.js';
 import type { PathMode } from '../format/paths.js';
 import { RolledBack, type Conn } from './db.js';
@@ -9,7 +10,7 @@ import { PATHS_LOCK_CLASS } from './schema.js';
 // mdclaim.blocking_holds (schema.ts, migration 2) state it.
 
 /** A hold `h` (mdclaim.held_path) with the id of its task from `o` (its task_view row). */
-export const HOLD_COLUMNS = `h.path, h.mode, h.kind, h.by, ${isoSecond('h.since')} AS since, o.id AS task`;
+export const HOLD_COLUMNS = `h.path, h.mode, h.kind, h.by, ${isoSecond('h.since')} AS since, o.id AS task, o.text AS task_text`;
 
 export interface HoldRow {
   path: string;
@@ -18,6 +19,8 @@ export interface HoldRow {
   by: string | null;
   since: string | null;
   task: string;
+  /** Its task's text, for the message that names it. */
+  task_text: string;
 }
 
 export function toHeldPath(r: HoldRow): HeldPath {
@@ -26,7 +29,7 @@ export function toHeldPath(r: HoldRow): HeldPath {
 
 /** One line naming who holds what where, as the file board says it. */
 export function heldBy(r: HoldRow): MdclaimError {
-  return new MdclaimError('CONFLICT', `${r.by ?? 'someone unnamed'} holds ${r.path} (${r.mode}) on ${r.task}`, r.by === null ? {} : { holder: r.by });
+  return new MdclaimError('CONFLICT', `${r.by ?? 'someone unnamed'} holds ${r.path} (${r.mode}) on ${named({ id: r.task, text: r.task_text })}`, r.by === null ? {} : { holder: r.by });
 }
 
 /**

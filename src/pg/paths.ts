@@ -1,4 +1,5 @@
 import type { Paths } from '../board/held.js';
+import { named } from '../format/named.js';
 import type { HeldPath } from '../board/path-types.js';
 import { MdclaimError } from '../errors.js';
 import type { Task } from '../format/task.js';
@@ -66,7 +67,7 @@ export async function refuseRetaken(c: Conn, a: PgHolder): Promise<void> {
   const blocker = await firstBlocker(c, a.board, row.uid, want);
   if (!blocker) return;
   const other = heldBy(blocker);
-  throw new MdclaimError('CONFLICT', `${toTask(row).id}: the claim by ${a.by} lapsed, and ${other.message} now, so it cannot be renewed`, other.holder === undefined ? {} : { holder: other.holder });
+  throw new MdclaimError('CONFLICT', `${named(toTask(row))}: the claim by ${a.by} lapsed, and ${other.message} now, so it cannot be renewed`, other.holder === undefined ? {} : { holder: other.holder });
 }
 
 /** Call inside a transaction. The same decisions as the file board's lockPaths, under the board's path lock. */
@@ -74,7 +75,7 @@ export async function lockPaths(c: Conn, a: PgHolder, want: Paths): Promise<Task
   const row = await heldRow(c, a);
   if (row.lapsed) {
     const t = toTask(row);
-    throw new MdclaimError('CONFLICT', `${t.id}: the claim by ${a.by} lapsed at ${t.expiresAt ?? 'an unknown time'}; heartbeat it before locking paths`, { holder: a.by });
+    throw new MdclaimError('CONFLICT', `${named(t)}: the claim by ${a.by} lapsed at ${t.expiresAt ?? 'an unknown time'}; heartbeat it before locking paths`, { holder: a.by });
   }
   const blocker = await firstBlocker(c, a.board, row.uid, want);
   if (blocker) throw heldBy(blocker);
@@ -111,7 +112,7 @@ export async function unlockPaths(c: Conn, a: PgHolder, paths: readonly string[]
     if (locks.some((l) => l.path === path)) continue;
     const isDeclared = row.writes.includes(path) || row.reads.includes(path);
     const t = toTask(row);
-    throw new MdclaimError('NOT_FOUND', `${t.id} has no lock on ${path}${isDeclared ? " (it is declared on the task's line, and held until the task is finished)" : ''}`);
+    throw new MdclaimError('NOT_FOUND', `${named(t)} has no lock on ${path}${isDeclared ? " (it is declared on the task's line, and held until the task is finished)" : ''}`);
   }
   await c.query('DELETE FROM mdclaim.path_lock WHERE task = $1 AND path = ANY($2::text[])', [row.uid, paths]);
   return readBack(c, row.uid);

@@ -1,3 +1,4 @@
+import { named } from '../../src/format/named.js';
 import { describe, expect, it } from 'vitest';
 import { MdclaimError, parseTasks, type Task } from '../../src/index.js';
 import { fileKind, kinds } from './kinds.js';
@@ -95,7 +96,7 @@ describe.each(kinds)('the $name board', (kind) => {
     const err = await conflict(b.board.claim('PLAT-1', { by: 'b' }));
     expect(err.code).toBe('CONFLICT');
     expect(err.holder).toBe('a');
-    expect(err.message).toBe(`PLAT-1 already claimed by a since ${t.claimedAt}`);
+    expect(err.message).toBe(`PLAT-1 "Add the /health endpoint {backend}" already claimed by a since ${t.claimedAt}`);
     expect(await b.bytes()).toEqual(before);
     expect((await conflict(b.board.claim('NOPE-9', { by: 'b' }))).code).toBe('NOT_FOUND');
   });
@@ -107,13 +108,13 @@ describe.each(kinds)('the $name board', (kind) => {
     for (const op of ['heartbeat', 'done', 'fail', 'release'] as const) {
       const err = await conflict(b.board[op]('PLAT-1', { by: 'b' }));
       expect(err.code).toBe('CONFLICT');
-      expect(err.message).toBe('PLAT-1 is claimed by a, not b');
+      expect(err.message).toBe('PLAT-1 "Add the /health endpoint {backend}" is claimed by a, not b');
       expect(err.holder).toBe('a');
     }
     expect(await b.bytes()).toEqual(before);
     expect((await conflict(b.board.done('NOPE-9', { by: 'a' }))).code).toBe('NOT_FOUND');
     const open = (await b.board.list()).find((t) => t.status === 'open')!;
-    expect((await conflict(b.board.release(open.id, { by: 'a' }))).message).toBe(`${open.id} is not claimed by anyone (it is open)`);
+    expect((await conflict(b.board.release(open.id, { by: 'a' }))).message).toBe(`${named(open)} is not claimed by anyone (it is open)`);
   });
 
   it('writes done with its commit, fail with its reason on the line, release back to `[ ]`', async () => {
@@ -147,7 +148,7 @@ describe.each(kinds)('the $name board', (kind) => {
     expect(renewed.claimedAt! > '2020-01-01T00:00:00Z').toBe(true);
     // The other lapsed claim is taken over by the next claimer; the old holder's heartbeat is refused.
     expect(await b.board.next({ by: 'c' })).toMatchObject({ id: two!.id, by: 'c' });
-    expect((await conflict(b.board.heartbeat(two!.id, { by: 'b' }))).message).toBe(`${two!.id} is claimed by c, not b`);
+    expect((await conflict(b.board.heartbeat(two!.id, { by: 'b' }))).message).toBe(`${named(two!)} is claimed by c, not b`);
   });
 
   it('reaps claims past their lease, leaves fresh and untimed ones unless asked, and returns them as they were', async () => {

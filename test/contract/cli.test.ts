@@ -20,26 +20,26 @@ describe.each(kinds)('mdclaim on the $name board', (kind) => {
 
     const first = mdclaim(['next', '--file', f, '--by', 'agent-7']);
     expect(first).toMatchObject({ status: 0, stderr: '' });
-    expect(first.stdout).toMatch(/^claimed PLAT-1 by agent-7 \(lease expires \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)\n$/);
+    expect(first.stdout).toMatch(/^claimed PLAT-1 "Add login \{backend\}" by agent-7 \(lease expires \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)\n$/);
     const at = json(mdclaim(['list', '--file', f, '--json']).stdout).tasks[0].claimedAt;
 
     const taken = mdclaim(['claim', 'PLAT-1', '--file', f, '--by', 'agent-8', '--json']);
     expect(taken.status).toBe(4);
-    expect(taken.stderr).toBe(`error[CONFLICT]: PLAT-1 already claimed by agent-7 since ${at}\n`);
-    expect(json(taken.stdout)).toEqual({ error: { code: 'CONFLICT', message: `PLAT-1 already claimed by agent-7 since ${at}`, holder: 'agent-7' } });
+    expect(taken.stderr).toBe(`error[CONFLICT]: PLAT-1 "Add login {backend}" already claimed by agent-7 since ${at}\n`);
+    expect(json(taken.stdout)).toEqual({ error: { code: 'CONFLICT', message: `PLAT-1 "Add login {backend}" already claimed by agent-7 since ${at}`, holder: 'agent-7' } });
 
     const before = await bytes();
-    expect(mdclaim(['done', 'PLAT-1', '--file', f, '--by', 'agent-8'])).toMatchObject({ status: 4, stderr: 'error[CONFLICT]: PLAT-1 is claimed by agent-7, not agent-8\n' });
+    expect(mdclaim(['done', 'PLAT-1', '--file', f, '--by', 'agent-8'])).toMatchObject({ status: 4, stderr: 'error[CONFLICT]: PLAT-1 "Add login {backend}" is claimed by agent-7, not agent-8\n' });
     expect(mdclaim(['done', 'PLAT-1', '--file', f])).toMatchObject({ status: 2, stderr: 'error[USAGE]: done needs --by (or MDCLAIM_BY): only the holder may do this\n' });
     expect(mdclaim(['done', 'NOPE-1', '--file', f, '--by', 'agent-7'])).toMatchObject({ status: 3, stderr: 'error[NOT_FOUND]: no task with id NOPE-1\n' });
     expect(mdclaim(['next', '--file', f, '--by', 'x', '--lease', 'soon']).status).toBe(2);
     expect(await bytes()).toEqual(before);
 
-    expect(mdclaim(['done', 'PLAT-1', '--file', f, '--by', 'agent-7', '--commit', 'abc1234'])).toMatchObject({ status: 0, stdout: 'done PLAT-1 by agent-7 at abc1234\n' });
+    expect(mdclaim(['done', 'PLAT-1', '--file', f, '--by', 'agent-7', '--commit', 'abc1234'])).toMatchObject({ status: 0, stdout: 'done PLAT-1 "Add login {backend}" by agent-7 at abc1234\n' });
     const q = mdclaim(['next', '--file', f, '-q'], { MDCLAIM_BY: 'env-agent' });
     expect(q.status).toBe(0);
     expect(q.stdout).toBe('PLAT-2\n');
-    expect(mdclaim(['release', 'PLAT-2', '--by', 'env-agent'], { MDCLAIM_FILE: f })).toMatchObject({ status: 0, stdout: 'released PLAT-2 by env-agent\n' });
+    expect(mdclaim(['release', 'PLAT-2', '--by', 'env-agent'], { MDCLAIM_FILE: f })).toMatchObject({ status: 0, stdout: 'released PLAT-2 "Add logout {backend}" by env-agent\n' });
     expect(mdclaim(['fail', 'PLAT-2', '--file', f, '--by', 'env-agent', '--reason', 'x']).status).toBe(4);
   });
 
@@ -47,7 +47,7 @@ describe.each(kinds)('mdclaim on the $name board', (kind) => {
     const { location: f } = await kind.make('- [x] done\n- [🟡, ghost, 2020-01-01T00:00:00Z] stale\n');
     const reap = mdclaim(['reap', '--file', f, '--ttl', '10m', '--dry-run']);
     expect(reap).toMatchObject({ status: 0 });
-    expect(reap.stdout).toMatch(/^would reopen [0-9a-f]{12} \(claimed by ghost since 2020-01-01T00:00:00Z\)\n$/);
+    expect(reap.stdout).toMatch(/^would reopen [0-9a-f]{12} "stale" \(claimed by ghost since 2020-01-01T00:00:00Z\)\n$/);
     expect(mdclaim(['reap', '--file', f, '--ttl', '10m']).stdout).toMatch(/^reopened /);
     expect(mdclaim(['reap', '--file', f])).toMatchObject({ status: 0, stdout: '', stderr: '' });
     const added = mdclaim(['add', 'PLAT-9 a new one', '--file', f, '--json']);
@@ -82,13 +82,13 @@ describe.each(kinds)('mdclaim on the $name board', (kind) => {
   it('locks, lists, checks and unlocks paths with the same lines and exit statuses', async () => {
     const { location: f, bytes } = await kind.make('# Work\n\n- [ ] PLAT-1 Login {writes: src/auth/}\n- [ ] PLAT-2 Docs {reads: src/auth/api.md}\n');
     expect(mdclaim(['claim', 'PLAT-1', '--file', f, '--by', 'dana']).status).toBe(0);
-    expect(mdclaim(['paths', 'lock', 'PLAT-1', '--file', f, '--by', 'dana', '--writes', 'docs/api.md'])).toMatchObject({ status: 0, stdout: 'PLAT-1 by dana locks docs/api.md (write)\n' });
+    expect(mdclaim(['paths', 'lock', 'PLAT-1', '--file', f, '--by', 'dana', '--writes', 'docs/api.md'])).toMatchObject({ status: 0, stdout: 'PLAT-1 "Login {writes: src/auth/}" by dana locks docs/api.md (write)\n' });
     expect((await bytes()).toString()).toMatch(/Login \{writes: src\/auth\/\}\n  - 🔒 write docs\/api\.md since \S+Z\n/);
     const before = await bytes();
-    expect(mdclaim(['claim', 'PLAT-2', '--file', f, '--by', 'eve'])).toMatchObject({ status: 4, stderr: 'error[CONFLICT]: dana holds src/auth/ (write) on PLAT-1\n' });
-    expect(mdclaim(['paths', 'check', '--file', f, '--by', 'eve', '--reads', 'docs/'])).toMatchObject({ status: 4, stderr: 'error[CONFLICT]: dana holds docs/api.md (write) on PLAT-1\n' });
+    expect(mdclaim(['claim', 'PLAT-2', '--file', f, '--by', 'eve'])).toMatchObject({ status: 4, stderr: 'error[CONFLICT]: dana holds src/auth/ (write) on PLAT-1 "Login {writes: src/auth/}"\n' });
+    expect(mdclaim(['paths', 'check', '--file', f, '--by', 'eve', '--reads', 'docs/'])).toMatchObject({ status: 4, stderr: 'error[CONFLICT]: dana holds docs/api.md (write) on PLAT-1 "Login {writes: src/auth/}"\n' });
     expect(mdclaim(['paths', 'lock', 'PLAT-1', '--file', f, '--by', 'dana', '--writes', '../out'])).toMatchObject({ status: 2 });
-    expect(mdclaim(['paths', 'unlock', 'PLAT-1', '--file', f, '--by', 'dana', 'lib/'])).toMatchObject({ status: 3, stderr: 'error[NOT_FOUND]: PLAT-1 has no lock on lib/\n' });
+    expect(mdclaim(['paths', 'unlock', 'PLAT-1', '--file', f, '--by', 'dana', 'lib/'])).toMatchObject({ status: 3, stderr: 'error[NOT_FOUND]: PLAT-1 "Login {writes: src/auth/}" has no lock on lib/\n' });
     expect(await bytes()).toEqual(before);
     expect(mdclaim(['paths', 'check', '--file', f, '--by', 'dana', '--writes', 'src/auth/x.ts'])).toMatchObject({ status: 0, stdout: 'yours: src/auth/ (write) on PLAT-1\n' });
     const held = json(mdclaim(['paths', '--file', f, '--json']).stdout).paths;

@@ -1,3 +1,4 @@
+import { named } from '../../src/format/named.js';
 import { describe, expect, it } from 'vitest';
 import { parseTasks, type PathLocking, type Task, type TaskBoard } from '../../src/index.js';
 import { errorOf } from '../helpers/errors.js';
@@ -60,7 +61,7 @@ describe.each(kinds)('path locks on the $name board', (kind) => {
     expect(a.writes).toEqual(['src/auth/login.ts']);
     const before = await b.bytes();
     const err = await errorOf(b.board.claim(await idOf(b.board, 'B'), { by: 'eve' }));
-    expect([err.code, err.message]).toEqual(['CONFLICT', `dana holds src/auth/login.ts (write) on ${a.id}`]);
+    expect([err.code, err.message]).toEqual(['CONFLICT', `dana holds src/auth/login.ts (write) on ${named(a)}`]);
     // The same claimant too: two tasks in flight must not edit one file.
     expect((await errorOf(b.board.claim(await idOf(b.board, 'C'), { by: 'dana' }))).code).toBe('CONFLICT');
     expect((await b.bytes()).equals(before)).toBe(true);
@@ -87,10 +88,10 @@ describe.each(kinds)('path locks on the $name board', (kind) => {
     expect(text).toMatch(/\] A \{writes: src\/a\.ts\}\n  - 🔒 write docs\/api\.md since \S+Z\n  - 🔒 read src\/b\.ts since \S+Z\n- \[ \] B/);
     // What the board reads back from those bytes is what it holds.
     expect(parseTasks(text)[0]!.locks).toEqual(locked.locks);
-    expect((await errorOf(b.board.claim(await idOf(b.board, 'B'), { by: 'eve' }))).message).toBe(`dana holds src/b.ts (read) on ${a.id}`);
-    expect((await errorOf(b.board.claim(await idOf(b.board, 'C'), { by: 'eve' }))).message).toBe(`dana holds docs/api.md (write) on ${a.id}`);
+    expect((await errorOf(b.board.claim(await idOf(b.board, 'B'), { by: 'eve' }))).message).toBe(`dana holds src/b.ts (read) on ${named(a)}`);
+    expect((await errorOf(b.board.claim(await idOf(b.board, 'C'), { by: 'eve' }))).message).toBe(`dana holds docs/api.md (write) on ${named(a)}`);
     expect(await b.board.checkPaths({ by: 'dana', writes: ['docs/'] })).toHaveLength(1);
-    expect((await errorOf(b.board.checkPaths({ by: 'eve', reads: ['docs/'] }))).message).toBe(`dana holds docs/api.md (write) on ${a.id}`);
+    expect((await errorOf(b.board.checkPaths({ by: 'eve', reads: ['docs/'] }))).message).toBe(`dana holds docs/api.md (write) on ${named(a)}`);
     expect(await b.board.checkPaths({ by: 'eve', reads: ['src/b.ts'] })).toEqual([]);
     await b.board.done(a.id, { by: 'dana', claimedAt: a.claimedAt! });
     expect((await b.bytes()).toString()).not.toContain('🔒');
@@ -104,7 +105,7 @@ describe.each(kinds)('path locks on the $name board', (kind) => {
     const t = await b.board.claim(await idOf(b.board, 'B'), { by: 'eve' });
     const before = await b.bytes();
     const err = await errorOf(b.board.lockPaths(t.id, { by: 'eve', writes: ['src/'] }));
-    expect([err.code, err.message]).toEqual(['CONFLICT', `dana holds src/a.ts (write) on ${a.id}`]);
+    expect([err.code, err.message]).toEqual(['CONFLICT', `dana holds src/a.ts (write) on ${named(a)}`]);
     expect((await errorOf(b.board.lockPaths(t.id, { by: 'dana', writes: ['lib/'] }))).code).toBe('CONFLICT');
     expect((await errorOf(b.board.unlockPaths(a.id, { by: 'dana', paths: ['src/a.ts'] }))).code).toBe('NOT_FOUND');
     expect((await b.bytes()).equals(before)).toBe(true);
@@ -157,14 +158,14 @@ describe.each(kinds)('path locks on the $name board', (kind) => {
     const taken = await b.board.claim(await idOf(b.board, 'B'), { by: 'eve' });
     const before = await b.bytes();
     const err = await errorOf(b.board.heartbeat(a.id, { by: 'dana', claimedAt: a.claimedAt }));
-    expect([err.code, err.message, err.holder]).toEqual(['CONFLICT', `${a.id}: the claim by dana lapsed, and eve holds src/ (write) on ${taken.id} now, so it cannot be renewed`, 'eve']);
+    expect([err.code, err.message, err.holder]).toEqual(['CONFLICT', `${named(a)}: the claim by dana lapsed, and eve holds src/ (write) on ${named(taken)} now, so it cannot be renewed`, 'eve']);
     expect((await b.bytes()).equals(before)).toBe(true);
     expect((await b.board.paths()).map((h) => `${h.by} ${h.path}`)).toEqual(['eve src/']);
     // A lock line counts too: fay takes D (docs/), in the way of A's lock on docs/api.md, once B is done.
     await b.board.done(taken.id, { by: 'eve' });
     const d = await b.board.claim(await idOf(b.board, 'D'), { by: 'fay' });
     const err2 = await errorOf(b.board.heartbeat(a.id, { by: 'dana', claimedAt: a.claimedAt }));
-    expect([err2.code, err2.message]).toEqual(['CONFLICT', `${a.id}: the claim by dana lapsed, and fay holds docs/ (write) on ${d.id} now, so it cannot be renewed`]);
+    expect([err2.code, err2.message]).toEqual(['CONFLICT', `${named(a)}: the claim by dana lapsed, and fay holds docs/ (write) on ${named(d)} now, so it cannot be renewed`]);
     // C's paths are nobody else's: its lapsed claim is renewed, and holds them again.
     const renewed = await b.board.heartbeat(c.id, { by: 'dana', claimedAt: c.claimedAt });
     expect(renewed.by).toBe('dana');

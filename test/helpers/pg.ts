@@ -1,9 +1,14 @@
 import pg from 'pg';
+import { inject } from 'vitest';
 
-/** The server the PostgreSQL tests use: MDCLAIM_PG_URL, else the one on this project's machines. */
-export const PG_URL = process.env['MDCLAIM_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+/**
+ * The database the PostgreSQL tests use: MDCLAIM_PG_URL, else one the run
+ * created for itself on 127.0.0.1:5432 and drops at its end (global-setup.ts).
+ */
+export const PG_URL = process.env['MDCLAIM_PG_URL'] ?? inject('pgUrl');
 
 async function probe(): Promise<string | null> {
+  if (PG_URL === '') return inject('pgWhy');
   const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 5000 });
   client.on('error', () => {});
   try {
@@ -20,8 +25,9 @@ async function probe(): Promise<string | null> {
 const why = await probe();
 if (why !== null) {
   // In CI the server is part of the run: a missing one is a failure, not a skip.
-  if (process.env['CI'] === 'true') throw new Error(`PostgreSQL at ${PG_URL} is unreachable under CI=true: ${why}`);
-  console.warn(`skipping the PostgreSQL board's tests: ${PG_URL} is unreachable (${why}); set MDCLAIM_PG_URL or start the server`);
+  const where = PG_URL || 'postgres://postgres@127.0.0.1:5432';
+  if (process.env['CI'] === 'true') throw new Error(`PostgreSQL at ${where} is unreachable under CI=true: ${why}`);
+  console.warn(`skipping the PostgreSQL board's tests: ${where} is unreachable (${why}); set MDCLAIM_PG_URL or start the server`);
 }
 
 export const pgReachable = why === null;

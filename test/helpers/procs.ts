@@ -10,9 +10,22 @@ export interface Exit {
   stderr: string;
 }
 
+/** The fixtures start() started that have not exited yet. */
+const running = new Set<ChildProcess>();
+
+/** SIGKILL every fixture still running (test/setup.ts does it after each file); returns what it killed. */
+export function killStarted(): string[] {
+  const killed = [...running].map((c) => `${c.pid} ${c.spawnargs.slice(1).join(' ')}`);
+  for (const c of running) c.kill('SIGKILL');
+  running.clear();
+  return killed;
+}
+
 /** Start a node script as a real process; `done` settles when it exits. */
 export function start(script: string, args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<Exit> } {
   const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.on('exit', () => running.delete(child));
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));

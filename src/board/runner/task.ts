@@ -98,6 +98,12 @@ export class RunningTask {
     else if (this.stopSignal) void group.stop(passedOn(this.stopSignal), ctx.graceMs);
 
     const first = await Promise.race([group.exited.then(() => 'exit' as const), hb.lost.then(() => 'lost' as const)]);
+    // The command may have finished its task itself: let it end its own way, and report that ending.
+    const ended = first === 'lost' ? await this.endedByCommand(hb) : null;
+    if (ended !== null) {
+      await group.exited;
+      return this.ownEnding(hb, ended);
+    }
     if (first === 'lost') {
       // The task is someone else's now (or no one's): stop the work, write nothing.
       const stopping = group.stop('SIGTERM', ctx.graceMs);
@@ -110,8 +116,40 @@ export class RunningTask {
     const stoppedBy = this.stopSignal;
     ctx.emit({ event: 'exit', id: task.id, code: exit.code, signal: exit.signal });
     await hb.stop();
-    if (hb.lostReason !== undefined) return this.lost(hb.lostReason);
+    if (hb.lostReason !== undefined) return this.ownEnding(hb);
     return this.finish(hb, exit, stoppedBy);
+  }
+
+  /**
+   * The task as the command left it, when the command ended it itself
+   * (`mdclaim done|fail "$MDCLAIM_TASK_ID"` with our MDCLAIM_BY): done or
+   * failed by our `by`, read back before our own claim could have lapsed, so
+   * no one else could have claimed it in between: fenced by our claim. Else null.
+   */
+  private async endedByCommand(hb: Heartbeat): Promise<Task | null> {
+    const { board, by } = this.ctx;
+    let now: Task | undefined;
+    try {
+      now = (await board.list()).find((t) => t.id === this.task.id && (t.status === 'done' || t.status === 'failed') && t.by === by);
+    } catch {
+      return null;
+    }
+    return now !== undefined && Date.now() < hb.expiresAt ? now : null;
+  }
+
+  /** After the heartbeat found the claim gone: the command's own ending of the task, else lost. */
+  private async ownEnding(hb: Heartbeat, seen?: Task): Promise<TaskOutcome> {
+    const ended = seen ?? (await this.endedByCommand(hb));
+    if (ended === null) return this.lost(hb.lostReason!);
+    const { id } = this.task;
+    if (ended.status === 'done') {
+      const commit = ended.commit === undefined ? {} : { commit: ended.commit };
+      this.ctx.emit({ event: 'done', id, ...commit, ms: this.ms() });
+      return { id, outcome: 'done', ...commit, ms: this.ms() };
+    }
+    const reason = ended.reason ?? 'failed by the command';
+    this.ctx.emit({ event: 'failed', id, reason, ms: this.ms() });
+    return { id, outcome: 'failed', reason, ms: this.ms() };
   }
 
   private async finish(hb: Heartbeat, exit: GroupExit, stoppedBy: StopSignal | undefined): Promise<TaskOutcome> {
@@ -119,21 +157,21 @@ export class RunningTask {
     const { board } = ctx;
     if (stoppedBy !== undefined) {
       if (ctx.failOnSignal) return this.failed(hb, `stopped by ${stoppedBy}`);
-      if (!(await hb.write((fence) => board.release(task.id, fence)))) return this.lost(hb.lostReason!);
+      if (!(await hb.write((fence) => board.release(task.id, fence)))) return this.ownEnding(hb);
       ctx.emit({ event: 'released', id: task.id, ms: this.ms() });
       return { id: task.id, outcome: 'released', ms: this.ms() };
     }
     if (exit.code !== 0) return this.failed(hb, failureReason(exit));
     const commit = ctx.commit ? await headCommit(ctx.cwd) : undefined;
     const withCommit = commit === undefined ? {} : { commit };
-    if (!(await hb.write((fence) => board.done(task.id, { ...fence, ...withCommit })))) return this.lost(hb.lostReason!);
+    if (!(await hb.write((fence) => board.done(task.id, { ...fence, ...withCommit })))) return this.ownEnding(hb);
     ctx.emit({ event: 'done', id: task.id, ...withCommit, ms: this.ms() });
     return { id: task.id, outcome: 'done', ...withCommit, ms: this.ms() };
   }
 
   private async failed(hb: Heartbeat, reason: string): Promise<TaskOutcome> {
     const { board } = this.ctx;
-    if (!(await hb.write((fence) => board.fail(this.task.id, { ...fence, reason })))) return this.lost(hb.lostReason!);
+    if (!(await hb.write((fence) => board.fail(this.task.id, { ...fence, reason })))) return this.ownEnding(hb);
     this.ctx.emit({ event: 'failed', id: this.task.id, reason, ms: this.ms() });
     return { id: this.task.id, outcome: 'failed', reason, ms: this.ms() };
   }

@@ -1,3 +1,4 @@
+import { named } from '../../format/named.js';
 import { parseDuration } from '../../board/duration.js';
 import type { Task } from '../../format/task.js';
 import { has, one, type Parsed } from '../args.js';
@@ -20,6 +21,6 @@ export function expires(task: Task): string {
 export function printClaimed(task: Task, p: Parsed, io: Output): number {
   if (has(p, 'json')) printJson(io, { task });
   else if (has(p, 'quiet')) io.out(task.id);
-  else io.out(`claimed ${task.id} by ${task.by} (lease expires ${expires(task)})`);
+  else io.out(`claimed ${named(task)} by ${task.by} (lease expires ${expires(task)})`);
   return EXIT.OK;
 }

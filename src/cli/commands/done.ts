@@ -1,3 +1,4 @@
+import { named } from '../../format/named.js';
 import { one } from '../args.js';
 import { changed, claimant, taskArg } from '../output.js';
 import type { Command } from './types.js';
@@ -5,5 +6,5 @@ import type { Command } from './types.js';
 export const done: Command = async (board, p, io) => {
   const commit = one(p, 'commit');
   const t = await board.done(taskArg(p), { by: claimant(p, false), ...(commit === undefined ? {} : { commit }) });
-  return changed(t, p, io, `done ${t.id} by ${t.by}${t.commit ? ` at ${t.commit}` : ''}`);
+  return changed(t, p, io, `done ${named(t)} by ${t.by}${t.commit ? ` at ${t.commit}` : ''}`);
 };

@@ -5,8 +5,7 @@ import type { Command } from './types.js';
 
 /** The board as its tasks.md, byte for byte, on stdout (--json does not apply: the document is the output). */
 export const exportBoard: Command = async (board, p, io) => {
-  if (!p.flags.has('from')) throw new MdclaimError('USAGE', 'export needs --from postgres://user@host:port/db?board=NAME');
   if (p.flags.has('json')) throw new MdclaimError('USAGE', 'export prints the board itself: --json does not apply');
-  io.raw(await pgBoard(board, 'export', '--from').exportDocument());
+  io.raw(await pgBoard(board, 'export', '--file').exportDocument());
   return EXIT.OK;
 };

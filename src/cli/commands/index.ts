@@ -23,6 +23,7 @@ export { pathsLock } from './paths-lock.js';
 export { pathsUnlock } from './paths-unlock.js';
 export { reap } from './reap.js';
 export { release } from './release.js';
+export { reopen } from './reopen.js';
 export { run } from './run.js';
 export { status } from './status.js';
 export { watch } from './watch.js';

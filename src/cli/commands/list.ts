@@ -1,4 +1,6 @@
 import { selectTasks } from '../../board/select.js';
+import { formatLeft, standings, type Standing } from '../../board/standing.js';
+import type { Task } from '../../format/task.js';
 import { has, one } from '../args.js';
 import { EXIT } from '../exit.js';
 import { printJson } from '../output.js';
@@ -10,13 +12,40 @@ export const list: Command = async (board, p, io) => {
   const tags = p.flags.get('tag') ?? [];
   // The status is checked before the board is read: a typo fails fast.
   selectTasks([], { ...(status === undefined ? {} : { status }) }, '--status');
-  const tasks = selectTasks(await board.list(), { ...(status === undefined ? {} : { status }), ...(section === undefined ? {} : { section }), tags }, '--status');
-  if (has(p, 'json')) printJson(io, { tasks });
+  const all = await board.list();
+  const tasks = selectTasks(all, { ...(status === undefined ? {} : { status }), ...(section === undefined ? {} : { section }), tags }, '--status');
+  // Standings are judged on the whole board: a claim outside the filter can block a task inside it.
+  const byTask = new Map(all.map((t, i) => [t, i]));
+  const every = standings(all, Date.now());
+  const stand = tasks.map((t) => every[byTask.get(t)!]!);
+  if (has(p, 'json')) printJson(io, { tasks: tasks.map((t, i) => ({ ...t, ...stand[i] })) });
   else {
-    // A loop, not Math.max(...ids): spreading a huge board's tasks overflows the stack.
+    const states = tasks.map((t, i) => state(t, stand[i]!));
+    // Loops, not Math.max(...): spreading a huge board's tasks overflows the stack.
     let w = 0;
-    for (const t of tasks) w = Math.max(w, t.id.length);
-    for (const t of tasks) io.out(`${t.id.padEnd(w)}  ${(t.status + (t.by ? ` by ${t.by}` : '')).padEnd(20)}  ${t.text}`);
+    let sw = 0;
+    let cw = 0;
+    for (let i = 0; i < tasks.length; i++) {
+      w = Math.max(w, tasks[i]!.id.length);
+      sw = Math.max(sw, states[i]!.length);
+      cw = Math.max(cw, (tasks[i]!.section ?? '-').length);
+    }
+    let sections = false;
+    for (const t of tasks) if (t.section !== undefined) sections = true;
+    // A board without headings has no section column.
+    for (let i = 0; i < tasks.length; i++) {
+      const t = tasks[i]!;
+      io.out(`${t.id.padEnd(w)}  ${states[i]!.padEnd(sw)}  ${sections ? `${(t.section ?? '-').padEnd(cw)}  ` : ''}${t.text}`);
+    }
   }
   return EXIT.OK;
 };
+
+/** `claimed by a1, 24m left`, `claimed by a1, lapsed`, `open, blocked by dana on PLAT-1 (src/a.ts)`, `done by a1`. */
+function state(t: Task, s: Standing): string {
+  const by = t.by === undefined ? '' : ` by ${t.by}`;
+  if (s.lapsed) return `${t.status}${by}, lapsed`;
+  if (s.timeLeftMs !== undefined) return `${t.status}${by}, ${formatLeft(s.timeLeftMs)} left`;
+  if (s.blockedBy) return `${t.status}, blocked by ${s.blockedBy.by ?? 'someone unnamed'} on ${s.blockedBy.task} (${s.blockedBy.path})`;
+  return t.status + by;
+}

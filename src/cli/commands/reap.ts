@@ -1,3 +1,4 @@
+import { named } from '../../format/named.js';
 import { has, one } from '../args.js';
 import { EXIT } from '../exit.js';
 import { printJson } from '../output.js';
@@ -10,7 +11,7 @@ export const reap: Command = async (board, p, io) => {
   if (has(p, 'json')) printJson(io, { reaped, ...(dryRun ? { dryRun } : {}) });
   else {
     for (const t of reaped) {
-      io.out(`${dryRun ? 'would reopen' : 'reopened'} ${t.id} (claimed by ${t.by ?? 'someone unnamed'}${t.claimedAt ? ` since ${t.claimedAt}` : ''})`);
+      io.out(`${dryRun ? 'would reopen' : 'reopened'} ${named(t)} (claimed by ${t.by ?? 'someone unnamed'}${t.claimedAt ? ` since ${t.claimedAt}` : ''})`);
     }
   }
   return EXIT.OK;

@@ -1,0 +1,44 @@
+import { MdclaimError } from '../errors.js';
+import { bytes, type ByteString } from '../format/bytes.js';
+import { renderMarker } from '../format/marker.js';
+import { named } from '../format/named.js';
+import { reshaped, type Task } from '../format/task.js';
+import { ambiguousKey } from './claim.js';
+import { wantOf, type Plan } from './plan.js';
+import { lookup, taskOf } from './walk.js';
+
+/**
+ * Put a finished task (done or failed) back to `[ ]`: the marker goes, and
+ * with it the commit it names; a failed line's ` // Failed: reason` goes too,
+ * so the line reads as it did before it was claimed. A claim is its holder's
+ * to release (or the reaper's, once lapsed), never reopened from outside.
+ */
+export function reopen(src: ByteString, id: string): Plan<Task> {
+  const finished = (t: Task['status']) => t === 'done' || t === 'failed';
+  const { form, found } = lookup(src, id, (s) => finished(s.t.marker.status));
+  if (found.length === 0) throw new MdclaimError('NOT_FOUND', `no task with id ${id}`);
+  if (form === 'key' && found.length > 1) throw ambiguousKey(src, id, found);
+  const seen = found.find((s) => finished(s.t.marker.status));
+  if (!seen) throw notReopenable(taskOf(src, found[0]!));
+  const task = taskOf(src, seen);
+  const result = reshaped(task, { status: 'open' }, ['by', 'commit', 'reason', 'claimedAt', 'lease', 'expiresAt']);
+  const open = bytes(renderMarker({ status: 'open' }));
+  // A failure's reason follows its text: one edit from the marker to the line's end drops both.
+  const edit = seen.t.marker.status === 'failed'
+    ? { start: seen.t.markerStart, end: seen.t.end, bytes: open + src.slice(seen.t.marker.end, seen.text[1]) }
+    : { start: seen.t.markerStart, end: seen.t.marker.end, bytes: open };
+  return { edits: [edit], result, changes: [{ seen, want: wantOf(result) }] };
+}
+
+/** Why a task that is not finished cannot be reopened. */
+export function notReopenable(task: Task): MdclaimError {
+  if (task.status === 'claimed') {
+    const since = task.claimedAt ? ` since ${task.claimedAt}` : '';
+    return new MdclaimError(
+      'CONFLICT',
+      `${named(task)} is claimed by ${task.by ?? 'someone unnamed'}${since}, not finished: its holder gives it back with release (a lapsed claim: reap)`,
+      task.by === undefined ? {} : { holder: task.by },
+    );
+  }
+  return new MdclaimError('CONFLICT', `${named(task)} is ${task.status}, not done or failed: nothing to reopen`);
+}
