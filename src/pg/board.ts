@@ -49,6 +49,8 @@ const LIST = `SELECT ${locksColumn('t')}, ${taskColumns(
  */
 export class PgBoard implements TaskBoard, PathLocking {
   readonly location: string;
+  /** The URL as given less its password: what a runner tells its commands (MDCLAIM_FILE), parameters and socket form kept. */
+  readonly handOff: string;
   private readonly target: PgTarget;
   private readonly db: Db;
   private readonly leaseMs: number;
@@ -59,6 +61,7 @@ export class PgBoard implements TaskBoard, PathLocking {
   constructor(url: string, options: PgBoardOptions = {}) {
     this.target = parsePgUrl(url);
     this.location = `${this.target.display}?board=${this.target.board}`;
+    this.handOff = this.target.handOff;
     this.leaseMs = parseDuration(options.lease ?? '30m', 'lease');
     const pool = options.pool ?? 4;
     if (!Number.isInteger(pool) || pool < 1) throw usage(`pool must be a whole number ≥ 1, got ${String(pool)}`);
