@@ -158,9 +158,10 @@ export class PgBoard implements TaskBoard, PathLocking {
   async reap(options: ReapOptions = {}): Promise<Task[]> {
     const ttlMs = options.ttl === undefined ? undefined : parseDuration(options.ttl, 'ttl');
     const board = await this.board();
+    // A transaction, as every write is: a connection lost while it commits can be asked about (see Db.with).
     return this.db.with((c) =>
       reapStale(c, { board, ...(ttlMs === undefined ? {} : { ttlMs }), dryRun: options.dryRun ?? false, includeUntimed: options.includeUntimed ?? false }),
-    );
+    true);
   }
 
   async add(text: string, options: { section?: string } = {}): Promise<Task> {
@@ -212,11 +213,12 @@ export class PgBoard implements TaskBoard, PathLocking {
     checkId(id);
     const board = await this.board();
     const fence = claimedAt === undefined ? {} : { claimedAt };
-    // A heartbeat may renew a lapsed claim, whose paths it checks under the board's path lock: one transaction.
+    // One transaction: a heartbeat may renew a lapsed claim, whose paths it checks under the board's path
+    // lock; and a write whose COMMIT lost its connection is known to have been made or not (see Db.with).
     return this.db.with(async (c: Conn) => {
       if (verb === 'heartbeat') await refuseRetaken(c, { board, id, by, ...fence });
       return holderWrite(c, verb, { board, id, by, ...fence, ...(value === undefined ? {} : { value }), ...(suffix ? { suffix } : {}) });
-    }, verb === 'heartbeat');
+    }, true);
   }
 
   private schema(): Promise<void> {
