@@ -70,15 +70,19 @@ function authorityEnd(rest: string): number {
   return i < 0 ? rest.length : i;
 }
 
-/** Just past the `=` of the first query parameter named like a password, or -1. */
+/**
+ * Just past the `=` of the first query parameter named like a password, or
+ * -1. Every `?` starts a parameter here, as every `&` does: a `?` in a
+ * password before the query must not hide the query's password= from it.
+ */
 function secretParam(rest: string): number {
-  const q = rest.indexOf('?');
-  if (q < 0) return -1;
-  let i = q + 1;
-  for (const p of rest.slice(q + 1).split('&')) {
+  for (let i = rest.search(/[?&]/); i >= 0; ) {
+    const next = rest.slice(i + 1).search(/[?&]/);
+    const end = next < 0 ? rest.length : i + 1 + next;
+    const p = rest.slice(i + 1, end);
     const eq = p.indexOf('=');
-    if (eq >= 0 && SECRET_KEY.test(keyOf(p))) return i + eq + 1;
-    i += p.length + 1;
+    if (eq >= 0 && SECRET_KEY.test(keyOf(p))) return i + 1 + eq + 1;
+    i = next < 0 ? -1 : end;
   }
   return -1;
 }
