@@ -4,8 +4,10 @@ import { EXIT, exitCodeFor } from './cli/exit.js';
 import { run } from './cli/run.js';
 import { Output } from './cli/sink.js';
 import { isTerminal } from './builtins.js';
+import { hidePasswordsFromTitle } from './cli/title.js';
 
 const argv = process.argv.slice(2);
+hidePasswordsFromTitle(argv);
 const end = argv.indexOf('--');
 const json = (end < 0 ? argv : argv.slice(0, end)).includes('--json');
 

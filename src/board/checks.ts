@@ -1,3 +1,4 @@
+import { claimInstant } from '../format/claim-time.js';
 import { MdclaimError, usage } from '../errors.js';
 import { isValidBy } from '../format/marker.js';
 
@@ -26,14 +27,12 @@ export function checkCommit(commit: string | undefined): void {
   if (commit !== undefined && (typeof commit !== 'string' || !COMMIT.test(commit))) throw usage(`commit "${String(commit)}" must be 1–64 of [A-Za-z0-9._/-]`);
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
-
 /** Who makes a holder write: the claimant, and the claim time that fences it to one claim. */
 export function checkHolder(options: { by: string; claimedAt?: string }): { by: string; claimedAt?: string } {
   const by = checkBy(options?.by);
   const at = options.claimedAt;
   if (at === undefined) return { by };
-  if (typeof at !== 'string' || !RFC3339.test(at) || Number.isNaN(Date.parse(at))) {
+  if (typeof at !== 'string' || claimInstant(at) === null) {
     throw usage(`claimedAt must be an RFC 3339 time as a claim carries it, got ${typeof at === 'string' ? `"${at}"` : typeof at}`);
   }
   return { by, claimedAt: at };

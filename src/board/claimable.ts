@@ -2,6 +2,7 @@ import { DEFAULT_LEASE_MS } from '../format/duration.js';
 import { compareAt, type ByteString } from '../format/bytes.js';
 import type { Marker } from '../format/marker.js';
 import { formatClaimedAt } from '../format/marker.js';
+import { claimInstant } from '../format/claim-time.js';
 import { normalisePath, overlaps, type PathMode } from '../format/paths.js';
 
 /** An instant and the claim time that is that old: `now - age`, computed once per operation. */
@@ -22,8 +23,10 @@ export function cutoff(now: number, ageMs: number = DEFAULT_LEASE_MS): Cutoff {
 export function isOlderThan(m: Marker, limit: Cutoff): boolean {
   const at = m.claimedAt;
   if (m.status !== 'claimed' || at === undefined) return false;
-  if (limit.iso !== null && at.length === 20 && at.charCodeAt(19) === 0x5a) return at <= limit.iso;
-  return Date.parse(at) <= limit.ms;
+  // A canonical time compares as text (a leap second :60 sorts as the instant after :59 does); only an old one is read.
+  if (limit.iso !== null && at.length === 20 && at.charCodeAt(19) === 0x5a) return at <= limit.iso && claimInstant(at) !== null;
+  const ms = claimInstant(at);
+  return ms !== null && ms <= limit.ms;
 }
 
 /**
@@ -33,8 +36,9 @@ export function isOlderThan(m: Marker, limit: Cutoff): boolean {
  * the time lies.
  */
 export function isLapsedAt(src: ByteString, at: number, now: Cutoff): boolean {
-  if (now.iso !== null) return compareAt(src, at, now.iso) <= 0;
-  return Date.parse(src.slice(at, at + 20)) <= now.ms;
+  if (now.iso !== null) return compareAt(src, at, now.iso) <= 0 && claimInstant(src.slice(at, at + 20)) !== null;
+  const ms = claimInstant(src.slice(at, at + 20));
+  return ms !== null && ms <= now.ms;
 }
 
 /**
@@ -48,7 +52,8 @@ export function isLapsedAt(src: ByteString, at: number, now: Cutoff): boolean {
 export function isLapsed(m: Marker, now: Cutoff): boolean {
   if (m.leaseMs === undefined || m.leaseMs === DEFAULT_LEASE_MS) return isOlderThan(m, now);
   if (m.status !== 'claimed' || m.claimedAt === undefined) return false;
-  return Date.parse(m.claimedAt) + m.leaseMs <= now.now;
+  const ms = claimInstant(m.claimedAt);
+  return ms !== null && ms + m.leaseMs <= now.now;
 }
 
 /**
@@ -115,7 +120,7 @@ export function couldBecomeClaimable(m: Standing, aboveCouldAllEndDone: boolean)
     case 'open':
       return true;
     case 'claimed':
-      return m.claimedAt !== undefined;
+      return m.claimedAt !== undefined && claimInstant(m.claimedAt) !== null;
     case 'blocked':
       return aboveCouldAllEndDone;
     default:

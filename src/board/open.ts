@@ -1,4 +1,5 @@
 import { isPgUrl } from '../pg/url.js';
+import { redactUrl } from '../pg/redact.js';
 import { PgBoard, type PgBoardOptions } from '../pg/board.js';
 import { Board, type BoardOptions } from './board.js';
 import type { TaskBoard } from './types.js';
@@ -31,6 +32,8 @@ export function openBoard(location: string, options: OpenOptions = {}): TaskBoar
       ...(durable === undefined ? {} : { durable }),
     });
   }
+  // Another scheme is a URL mistyped or of a store mdclaim has no board for, not a file to create: said without its password.
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(location)) throw usage(`"${redactUrl(location)}" is not a board: give a file path or a postgres:// URL`);
   return new Board(location, options);
 }
 

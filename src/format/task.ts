@@ -1,3 +1,4 @@
+import { claimInstant } from './claim-time.js';
 import { utf8, type ByteString } from './bytes.js';
 import { DEFAULT_LEASE_MS, formatDuration } from './duration.js';
 import { formatClaimedAt, type Marker, type Status } from './marker.js';
@@ -129,8 +130,9 @@ export function reshaped(t: Task, set: Partial<Task>, drop: readonly (keyof Task
 export function claimTimes(m: Pick<Marker, 'claimedAt' | 'leaseMs'>): Pick<Task, 'claimedAt' | 'lease' | 'expiresAt'> {
   const leaseMs = m.leaseMs ?? DEFAULT_LEASE_MS;
   const out: Pick<Task, 'claimedAt' | 'lease' | 'expiresAt'> = { claimedAt: m.claimedAt!, lease: formatDuration(leaseMs) };
-  // A hand-written time can match RFC 3339's shape and still name no instant (month 13).
-  const at = Date.parse(m.claimedAt!) + leaseMs;
+  // A hand-written time can match RFC 3339's shape and still name no instant (month 13, 2026-02-30).
+  const claimed = claimInstant(m.claimedAt!);
+  const at = claimed === null ? NaN : claimed + leaseMs;
   if (Number.isFinite(at) && Math.abs(at) <= 8.64e15) out.expiresAt = formatClaimedAt(at);
   return out;
 }

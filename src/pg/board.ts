@@ -52,6 +52,8 @@ const LIST = `SELECT ${locksColumn('t')}, ${taskColumns(
  */
 export class PgBoard implements TaskBoard, PathLocking {
   readonly location: string;
+  /** The URL as given less its password: what a runner tells its commands (MDCLAIM_FILE), parameters and socket form kept. */
+  readonly handOff: string;
   private readonly target: PgTarget;
   private readonly db: Db;
   private readonly leaseMs: number;
@@ -62,6 +64,7 @@ export class PgBoard implements TaskBoard, PathLocking {
   constructor(url: string, options: PgBoardOptions = {}) {
     this.target = parsePgUrl(url);
     this.location = `${this.target.display}?board=${this.target.board}`;
+    this.handOff = this.target.handOff;
     this.leaseMs = parseDuration(options.lease ?? '30m', 'lease');
     const pool = options.pool ?? 4;
     if (!Number.isInteger(pool) || pool < 1) throw usage(`pool must be a whole number ≥ 1, got ${String(pool)}`);
@@ -170,9 +173,10 @@ export class PgBoard implements TaskBoard, PathLocking {
   async reap(options: ReapOptions = {}): Promise<Task[]> {
     const ttlMs = options.ttl === undefined ? undefined : parseDuration(options.ttl, 'ttl');
     const board = await this.board();
+    // A transaction, as every write is: a connection lost while it commits can be asked about (see Db.with).
     return this.db.with((c) =>
       reapStale(c, { board, ...(ttlMs === undefined ? {} : { ttlMs }), dryRun: options.dryRun ?? false, includeUntimed: options.includeUntimed ?? false }),
-    );
+    true);
   }
 
   async add(text: string, options: { section?: string } = {}): Promise<Task> {
@@ -226,11 +230,12 @@ export class PgBoard implements TaskBoard, PathLocking {
     const board = await this.board();
     id = await this.resolve(board, id);
     const fence = claimedAt === undefined ? {} : { claimedAt };
-    // A heartbeat may renew a lapsed claim, whose paths it checks under the board's path lock: one transaction.
+    // One transaction: a heartbeat may renew a lapsed claim, whose paths it checks under the board's path
+    // lock; and a write whose COMMIT lost its connection is known to have been made or not (see Db.with).
     return this.db.with(async (c: Conn) => {
       if (verb === 'heartbeat') await refuseRetaken(c, { board, id, by, ...fence });
       return holderWrite(c, verb, { board, id, by, ...fence, ...(value === undefined ? {} : { value }), ...(suffix ? { suffix } : {}) });
-    }, verb === 'heartbeat');
+    }, true);
   }
 
   /** A unique start of an id, as the whole id (one query, only for a prefix). */

@@ -6,7 +6,7 @@ import type { Task } from '../format/task.js';
 import type { Conn } from './db.js';
 import { logged } from './history-sql.js';
 import { HOLD_COLUMNS, heldBy, lockBoardPaths, PathRace, type HoldRow } from './held.js';
-import { rowText, taskColumns, toTask, type TaskRow } from './rows.js';
+import { locksValue, rowText, taskColumns, toTask, type TaskRow } from './rows.js';
 
 // A claim is one statement: pick the first claimable row in board order and
 // lock it (a MATERIALIZED CTE, so the planner cannot fold it into the UPDATE
@@ -22,15 +22,20 @@ const CLAIM_EVENT = `CASE WHEN was <> 'claimed' THEN 'claimed' WHEN was_by = by 
 /** `picked` names the one row to claim; `before` may define the CTEs it reads. */
 function claimStatement(picked: string, via: string, before = ''): string {
   return `WITH ${before}picked AS MATERIALIZED (${picked}),
-  -- A takeover of a lapsed claim drops the old holder's locks: a lapsed claim holds nothing.
-  dropped AS (DELETE FROM mdclaim.path_lock l USING picked WHERE l.task = picked.uid AND picked.was_lapsed),
+  -- A new claim starts without locks: a lapsed holder's, or lock lines an open task was imported with.
+  -- Only a renewal of one's own live claim keeps them (as the file board does).
+  dropped AS (DELETE FROM mdclaim.path_lock l USING picked WHERE l.task = picked.uid AND NOT ${RENEWAL('picked')}),
   claimed AS (
     UPDATE mdclaim.task t SET ${SET_CLAIM} FROM picked WHERE t.uid = picked.uid
-    RETURNING t.*, picked.was, picked.was_by
+    RETURNING t.*, picked.was, picked.was_by, picked.was_lapsed
   ),
   ${logged({ from: 'claimed', event: CLAIM_EVENT, by: 'by', priorBy: `CASE WHEN was = 'claimed' AND was_by IS DISTINCT FROM by THEN was_by END`, claimedAt: 'claimed_at', leaseMs: 'lease_ms', via })}
-  SELECT ${taskColumns('claimed', 'v')} FROM claimed JOIN mdclaim.task_view v ON v.uid = claimed.uid`;
+  SELECT ${taskColumns('claimed', 'v')}, CASE WHEN ${RENEWAL('claimed')} THEN ${locksValue('claimed')} END AS locks
+  FROM claimed JOIN mdclaim.task_view v ON v.uid = claimed.uid`;
 }
+
+/** The picked row was its claimant's own live claim: only the claim-by-id statement picks one (see CLAIM). */
+const RENEWAL = (t: string) => `(${t}.was = 'claimed' AND NOT coalesce(${t}.was_lapsed, false))`;
 
 // The first claimable task in board order is the first of two candidates:
 // the first waiting task (open, or a ⏰ whose tasks above are done) and the

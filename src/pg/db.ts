@@ -36,6 +36,10 @@ export interface Conn {
 const LOCK_TIMEOUT = '55P03';
 // Codes a whole operation may simply run again for: nothing of it was committed.
 const RETRY = new Set(['40001', '40P01']);
+// A whole operation runs at most this many times for a serialization failure or a deadlock.
+const ATTEMPTS = 5;
+// The session ended under an operation: an administrator, a shutdown, a crash, the network.
+const LOST = new Set(['57P01', '57P02', '57P03', '08000', '08003', '08006', 'ECONNRESET', 'EPIPE']);
 // What the server or the network says when there is no session to be had.
 const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'ENOENT', 'EACCES']);
 const CONNECT_SQLSTATES = new Set(['28P01', '28000', '3D000', '53300', '57P03', '08001', '08006']);
@@ -49,32 +53,87 @@ export class Db {
 
   constructor(readonly target: PgTarget, private readonly opts: DbOptions) {}
 
-  /** Run `work` on one connection; `transaction` wraps it in BEGIN/COMMIT (ROLLBACK on a throw). */
+  /**
+   * Run `work` on one connection; `transaction` wraps it in BEGIN/COMMIT
+   * (ROLLBACK on a throw). Work outside a transaction must only read. A
+   * connection lost before COMMIT (pg_terminate_backend, a restart) committed
+   * nothing, so the work runs again on a new one; lost during COMMIT, the
+   * server says whether the transaction committed (txid_status).
+   */
   async with<T>(work: (c: Conn) => Promise<T>, transaction = false): Promise<T> {
+    // When a connection was first lost under this operation: it is tried again until the connect timeout from then.
+    let lostAt: number | undefined;
+    const again = () => Date.now() - lostAt! < this.opts.connectTimeoutMs;
     for (let attempt = 1; ; attempt++) {
-      const client = await this.connect();
+      let client: PoolClient;
+      try {
+        client = await this.connect();
+      } catch (err) {
+        // A session ended while it started, or a server restarting or failing over refuses new ones for a while.
+        if (isLost((err as Error).cause)) lostAt ??= Date.now();
+        if (lostAt !== undefined && again()) {
+          await new Promise((r) => setTimeout(r, 100));
+          continue;
+        }
+        throw err;
+      }
       let broken = false;
+      let xid: string | undefined;
+      let done: { out: T } | undefined;
+      let lost: unknown;
       try {
         const conn: Conn = { query: async (sql, params) => (await client.query(sql, params as unknown[])).rows };
         if (!transaction) return await work(conn);
         await client.query('BEGIN');
+        let out: T;
         try {
-          const out = await work(conn);
-          await client.query('COMMIT');
-          return out;
+          out = await work(conn);
+          // What to ask about if the COMMIT loses its connection; null for work that wrote nothing.
+          xid = (await client.query<{ xid: string | null }>('SELECT txid_current_if_assigned()::text AS xid')).rows[0]!.xid ?? undefined;
         } catch (err) {
           await client.query('ROLLBACK').catch(() => (broken = true));
           throw err;
         }
+        done = { out };
+        await client.query('COMMIT');
+        return done.out;
       } catch (err) {
         const code = (err as { code?: string }).code;
-        if (code !== undefined && RETRY.has(code) && attempt < 5) continue;
+        if (code !== undefined && RETRY.has(code) && attempt < ATTEMPTS) continue;
         if (err instanceof MdclaimError || err instanceof RolledBack) throw err;
         broken = true;
-        throw this.error(err, false);
+        if (!isLost(err)) throw this.error(err, false);
+        lostAt ??= Date.now();
+        if (!again()) throw this.error(err, false);
+        lost = err;
       } finally {
         client.release(broken);
       }
+      // Lost during COMMIT: a transaction that wrote nothing stands; else the server is asked, on
+      // another connection (the pool may hold only one, now given back).
+      if (done !== undefined && (xid === undefined || (await this.outcome(xid, lost)) === 'committed')) return done.out;
+    }
+  }
+
+  /** Whether the transaction whose COMMIT lost its connection committed: asked on another connection until the server knows. */
+  private async outcome(xid: string, lost: unknown): Promise<'committed' | 'aborted'> {
+    const deadline = Date.now() + Math.max(this.opts.connectTimeoutMs, 1000);
+    for (;;) {
+      let status: string | null | undefined;
+      const client = await this.connect();
+      let broken = false;
+      try {
+        status = (await client.query<{ s: string | null }>('SELECT txid_status($1::bigint) AS s', [xid])).rows[0]?.s;
+      } catch (err) {
+        broken = true;
+        if (!isLost(err)) throw this.error(err, false);
+      } finally {
+        client.release(broken);
+      }
+      if (status === 'committed' || status === 'aborted') return status;
+      // 'in progress' until the ended session is gone; null if the server no longer knows.
+      if (status === null || Date.now() > deadline) throw this.error(lost, false, 'the connection was lost while committing, and whether the change was made is unknown');
+      await new Promise((r) => setTimeout(r, 20));
     }
   }
 
@@ -107,6 +166,9 @@ export class Db {
       });
       // An idle connection the server dropped is discarded; the next operation opens another.
       pool.on('error', () => {});
+      // A connection in use that the server drops says so through the query it runs; without
+      // a listener of its own, its 'error' event between two queries would end the process.
+      pool.on('connect', (client) => client.on('error', () => {}));
       return pool;
     });
     try {
@@ -134,9 +196,12 @@ export class Db {
   }
 
   /** One line, naming the server as postgres://user@host:port/db and never the password. */
-  private error(err: unknown, connecting: boolean): MdclaimError {
+  private error(err: unknown, connecting: boolean, more?: string): MdclaimError {
     const e = err as { code?: string; message?: string };
     const why = (e.message ?? String(err)).replace(/\s*\n\s*/g, ' ');
+    if (!connecting && isLost(err)) {
+      return new MdclaimError('IO', `lost the connection to ${this.target.display} (${why})${more === undefined ? '' : `: ${more}`}`, { cause: err });
+    }
     if (e.code === LOCK_TIMEOUT) {
       return new MdclaimError('LOCK_TIMEOUT', `${this.target.display}?board=${this.target.board}: lock still held by another session after ${this.opts.lockTimeoutMs} ms`, { cause: err });
     }
@@ -145,6 +210,13 @@ export class Db {
     }
     return new MdclaimError('IO', `${this.target.display}: ${why}`, { cause: err });
   }
+}
+
+/** Did the session end under the operation (the server or the network ended it)? Then nothing uncommitted of it remains. */
+function isLost(err: unknown): boolean {
+  const e = err as { code?: string; message?: string } | null;
+  if (e?.code !== undefined && LOST.has(e.code)) return true;
+  return /Connection terminated|not queryable|terminating connection|Client was closed/i.test(e?.message ?? '');
 }
 
 function connectReason(e: { code?: string; message?: string }): string {

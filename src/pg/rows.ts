@@ -44,8 +44,13 @@ export function taskColumns(t: string, v = t, line = `mdclaim.line_of(${t}.board
 
 /** A column of the locks task `t` has taken, as its statement's snapshot sees them. */
 export function locksColumn(t: string): string {
+  return `${locksValue(t)} AS locks`;
+}
+
+/** The same value, for use inside an expression. */
+export function locksValue(t: string): string {
   return `(SELECT json_agg(json_build_object('mode', l.mode, 'path', l.path, 'since', ${isoSecond('l.since')}) ORDER BY l.seq)
-    FROM mdclaim.path_lock l WHERE l.task = ${t}.uid) AS locks`;
+    FROM mdclaim.path_lock l WHERE l.task = ${t}.uid)`;
 }
 
 /** A row's task text from the line's bytes, as the file board reads it (the text column cannot hold a NUL). */

@@ -1,3 +1,5 @@
+import { usage } from '../errors.js';
+import { claimInstant } from '../format/claim-time.js';
 import { worktreeOf } from '../board/claim.js';
 import type { ByteString } from '../format/bytes.js';
 import { textHash, trackerKey } from '../format/id.js';
@@ -65,6 +67,10 @@ export function splitDocument(src: ByteString): Split {
     const lineEnd = afterLineEnding(src, t.end);
     const own = ownLocks(src, t, lineEnd);
     const task = toTask(src, t, '');
+    // A row holds a claim time as an instant: a line whose time names none cannot become one.
+    if (task.claimedAt !== undefined && claimInstant(task.claimedAt) === null) {
+      throw usage(`line ${t.line}: the claim time ${task.claimedAt} names no instant (no such day, or an hour, minute or offset out of range)`);
+    }
     const lead = src.slice(from, t.markerStart);
     const body = src.slice(t.marker.end, lineEnd);
     rows.push({

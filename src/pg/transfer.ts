@@ -1,3 +1,4 @@
+import { claimInstant } from '../format/claim-time.js';
 import { MdclaimError } from '../errors.js';
 import type { Conn } from './db.js';
 import { createBoard, lockStructure } from './boards.js';
@@ -24,8 +25,9 @@ function sqlText<T extends string | null>(s: T): T {
 export function rowsJson(rows: readonly Row[], positions: readonly bigint[]): string {
   return JSON.stringify(
     rows.map((r, i) => {
-      // A claim time that does not read as an instant never lapses, as on the file board.
-      const at = r.claimedAt !== null && !Number.isNaN(Date.parse(r.claimedAt)) ? r.claimedAt : null;
+      // The instant the line's claim time names, read as the file board reads it (split refused one that names none).
+      const instant = r.claimedAt === null ? null : claimInstant(r.claimedAt);
+      const at = instant === null ? null : new Date(instant).toISOString();
       return {
       position: positions[i]!.toString(),
       lead: r.lead.toString('hex'),

@@ -1,9 +1,11 @@
 import { userInfo } from 'node:os';
 import { usage } from '../errors.js';
+import { hasStrayAt, redactUrl, withoutPassword } from './redact.js';
 
 /** Does this board location name a PostgreSQL board rather than a file? */
 export function isPgUrl(location: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(location);
+  // `postgres:` a slash short is a mistyped URL (refused as one), not a file to create.
+  return /^postgres(ql)?:/i.test(location);
 }
 
 export interface PgTarget {
@@ -13,6 +15,8 @@ export interface PgTarget {
   board: string;
   /** `postgres://user@host:port/db`: what messages show, never the password. */
   display: string;
+  /** The URL as given less its password: what a runner hands its commands as MDCLAIM_FILE. */
+  handOff: string;
   /** `?connect_timeout=S` in milliseconds, when given. */
   connectTimeoutMs?: number;
 }
@@ -20,15 +24,22 @@ export interface PgTarget {
 export const DEFAULT_BOARD = 'default';
 const BOARD_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** Read and check a board URL; a malformed one is a usage error that never echoes the password. */
+/** Read and check a board URL; a malformed one is a usage error that never echoes the password (see redact.ts). */
 export function parsePgUrl(location: string): PgTarget {
+  const shown = redactUrl(location);
   let url: URL;
   try {
     url = new URL(location);
   } catch {
-    throw usage(`"${hidePassword(location)}" is not a valid PostgreSQL URL (use postgres://user@host:port/db?board=NAME)`);
+    throw usage(`"${shown}" is not a valid PostgreSQL URL (use postgres://user@host:port/db?board=NAME)`);
   }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw usage(`"${hidePassword(location)}" is not a postgres:// URL`);
+  if (!/^postgres(ql)?:\/\//i.test(location)) throw usage(`"${shown}" is not a postgres:// URL`);
+  if (hasStrayAt(location)) {
+    throw usage(`"${shown}" has an @ after its host: write @, /, ? and # in a password as %40, %2F, %3F and %23`);
+  }
+  for (const [part, value] of [['user name', url.username], ['password', url.password], ['database name', url.pathname]] as const) {
+    if (decoded(value) === null) throw usage(`"${shown}": the ${part} has a bad %-escape (% must start %XX, UTF-8 in hex)`);
+  }
   const socketHost = url.searchParams.get('host');
   if (url.hostname === '' && socketHost === null) throw usage(`${display(url)}: the URL names no host`);
   if (url.port !== '' && !(Number(url.port) > 0 && Number(url.port) < 65536)) throw usage(`${display(url)}: bad port "${url.port}"`);
@@ -39,7 +50,7 @@ export function parsePgUrl(location: string): PgTarget {
   const board = boards[0] ?? DEFAULT_BOARD;
   if (!BOARD_NAME.test(board)) throw usage(`${display(url)}: board name "${board}" must be 1–64 of [A-Za-z0-9._-]`);
   url.searchParams.delete('board');
-  const target: PgTarget = { connectionString: url.toString(), board, display: display(url) };
+  const target: PgTarget = { connectionString: url.toString(), board, display: display(url), handOff: withoutPassword(location) };
   const timeout = url.searchParams.get('connect_timeout');
   if (timeout !== null) {
     if (!/^\d+$/.test(timeout)) throw usage(`${display(url)}: connect_timeout must be whole seconds, got "${timeout}"`);
@@ -50,11 +61,20 @@ export function parsePgUrl(location: string): PgTarget {
 
 /** `postgres://user@host:port/db` with the defaults libpq would use filled in. */
 function display(url: URL): string {
-  const user = decodeURIComponent(url.username) || process.env['PGUSER'] || safeUser();
+  const user = decodeURIComponent(url.username) || url.searchParams.get('user') || process.env['PGUSER'] || safeUser();
   const host = url.hostname || url.searchParams.get('host') || 'localhost';
   const port = url.port || '5432';
   const db = decodeURIComponent(url.pathname.replace(/^\//, '')) || user;
   return `postgres://${user}@${host}:${port}/${db}`;
+}
+
+/** The text with its %-escapes decoded; null for a bad one. (The value is used: a bundler drops a call it thinks pure.) */
+function decoded(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
 }
 
 function safeUser(): string {
@@ -63,8 +83,4 @@ function safeUser(): string {
   } catch {
     return 'postgres';
   }
-}
-
-function hidePassword(location: string): string {
-  return location.replace(/^(\w+:\/\/[^/:@]*):[^@/]*@/, '$1:***@');
 }

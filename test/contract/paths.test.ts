@@ -148,6 +148,26 @@ describe.each(kinds)('path locks on the $name board', (kind) => {
     expect((await b.board.claim(await idOf(b.board, 'B'), { by: 'fay' })).by).toBe('fay');
   });
 
+  it('starts a new claim on an open task without the orphan lock lines it was written with, by next and by id', async () => {
+    for (const how of ['next', 'id'] as const) {
+      const b = await make('A\n  - 🔒 write src/secret since 2026-11-30T04:10:00Z', 'B {writes: src/}');
+      const a = how === 'next' ? (await b.board.next({ by: 'dana' }))! : await b.board.claim(await idOf(b.board, 'A'), { by: 'dana' });
+      expect([a.text, a.locks]).toEqual(['A', undefined]);
+      expect((await b.bytes()).toString()).not.toContain('🔒');
+      expect(await b.board.paths()).toEqual([]);
+      // Nothing of the orphan line is in the way of a task that writes under it.
+      expect((await b.board.claim(await idOf(b.board, 'B'), { by: 'eve' })).by).toBe('eve');
+    }
+  });
+
+  it('keeps the locks of a live claim its holder renews by claiming it again', async () => {
+    const b = await make('A {writes: src/a.ts}', 'B');
+    const a = await b.board.claim(await idOf(b.board, 'A'), { by: 'dana' });
+    await b.board.lockPaths(a.id, { by: 'dana', writes: ['docs/api.md'] });
+    const renewed = await b.board.claim(a.id, { by: 'dana' });
+    expect(renewed.locks?.map((l) => `${l.mode} ${l.path}`)).toEqual(['write docs/api.md']);
+  });
+
   it('refuses to renew a lapsed claim whose paths another claim holds now, and renews one whose paths are free', async () => {
     const b = await make('A {writes: src/a.ts}', 'B {writes: src/}', 'C {writes: lib/x.ts}', 'D {writes: docs/}');
     const a = await b.board.claim(await idOf(b.board, 'A'), { by: 'dana', lease: LIVE });

@@ -65,7 +65,7 @@ export function settle(board: RunnerBoard, o: RunOptions): Settings {
     commit: o.commit ?? true,
     cwd: resolve(o.cwd ?? process.cwd()),
     env: o.env ?? process.env,
-    file: boardFile(board.location ?? board.path),
+    file: boardFile(board.handOff ?? board.location ?? board.path),
     prefixOutput: o.prefixOutput ?? concurrency > 1,
   };
 }

@@ -12,10 +12,12 @@ export interface Fence {
  * so the same loop runs on the markdown file and on a database.
  */
 export interface RunnerBoard {
-  /** Where the board lives (a path, or a URL without its password), given to the command as MDCLAIM_FILE. */
+  /** Where the board lives as messages show it (a path, or a URL without its password); the command's MDCLAIM_FILE unless handOff says otherwise. */
   readonly location?: string;
   /** The same, as the file board has named it. */
   readonly path?: string;
+  /** What to tell the command instead, when showing and reaching differ (a URL as given, less its password). */
+  readonly handOff?: string;
   list(): Promise<Task[]>;
   next(options: { by: string; lease?: string | number; tags?: readonly string[]; section?: string }): Promise<Task | null>;
   heartbeat(id: string, fence: Fence): Promise<Task>;

@@ -1,0 +1,37 @@
+// The one reading of a claim time, for every board: a file board deciding
+// whether a claim has lapsed and a PostgreSQL board importing the line both
+// ask claimInstant, so one line lapses at one instant wherever it is kept.
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:Z|([+-])(\d{2}):(\d{2}))$/;
+
+/**
+ * The instant an RFC 3339 claim time names, in epoch milliseconds, or null
+ * when it names none: a day the month does not have (2026-02-30), month 13,
+ * hour 24, minute or offset out of range, year 0000 (PostgreSQL has none). A
+ * leap second (`23:59:60Z`) is the instant after `23:59:59Z` ends, as
+ * PostgreSQL reads it. Fractions past the millisecond are dropped.
+ */
+export function claimInstant(text: string): number | null {
+  const m = RFC3339.exec(text);
+  if (m === null) return null;
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return null;
+  if (hour > 23 || minute > 59 || second > 60) return null;
+  let offset = 0;
+  if (m[8] !== undefined) {
+    const [oh, om] = [Number(m[9]), Number(m[10])];
+    if (oh > 23 || om > 59) return null;
+    offset = (m[8] === '-' ? -1 : 1) * (oh * 60 + om) * 60_000;
+  }
+  const ms = m[7] === undefined ? 0 : Number(m[7].slice(0, 3).padEnd(3, '0'));
+  const at = new Date(0);
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0–99 as 1900–1999. Second 60 carries into the next minute.
+  at.setUTCFullYear(year, month - 1, day);
+  at.setUTCHours(hour, minute, second, ms);
+  return at.getTime() - offset;
+}
+
+function daysIn(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
