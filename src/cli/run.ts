@@ -43,6 +43,7 @@ export async function run(argv: readonly string[], io: Output): Promise<number> 
   if (spec.args === 'text' && p.positionals.length === 0) throw usage(`${p.command} needs the task's text`);
   if (spec.args === 'path' && p.positionals.length !== 1) throw usage(`${p.command} needs exactly one file`);
   if (spec.args === 'command' && p.positionals.length === 0) throw usage(`${p.command} needs a command to run: mdclaim ${p.command} [options] -- <command> [args…]`);
+  if (spec.args === 'command' && p.positionals[0] === '') throw usage(`${p.command}: the command's name is empty: mdclaim ${p.command} [options] -- <command> [args…]`);
   if (spec.args === 'command' && p.positionals.length !== (p.rest?.length ?? 0)) {
     throw usage(`${p.command}: the command goes after --: mdclaim ${p.command} [options] -- <command> [args…]`);
   }
