@@ -146,6 +146,16 @@ describe('mdclaim edit', () => {
     expect(readdirSync(s.tmp)).toEqual([]);
   });
 
+  it('says where it cannot make its private copy as one IO line, exit 1, the board unchanged', () => {
+    const file = boardFile(board(3));
+    const before = bytesOf(file);
+    const missing = join(dirname(file), 'no-such-tmp');
+    const r = mdclaim(['edit', '--file', file], { VISUAL: '', EDITOR: 'true', TMPDIR: missing });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(`error[IO]: cannot make a private copy to edit in ${missing} (TMPDIR): no such directory; ${file} is unchanged\n`);
+    expect(bytesOf(file).equals(before)).toBe(true);
+  });
+
   it('says "no changes" and exits 0 when the copy is saved unchanged, leaving claims made meanwhile alone', async () => {
     const file = boardFile(board(3));
     const s = startEdit(file, []);
