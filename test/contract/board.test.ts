@@ -180,6 +180,17 @@ describe.each(kinds)('the $name board', (kind) => {
     expect((await conflict(b.board.add('  '))).code).toBe('USAGE');
   });
 
+  it('names a section as its heading reads back (closing #s and blanks dropped): one heading however it is typed, and next finds it', async () => {
+    const b = await kind.make('# P\n');
+    expect(await b.board.add('one', { section: 'Later ###' })).toMatchObject({ section: 'Later' });
+    await b.board.add('two', { section: 'Later ##' });
+    await b.board.add('three', { section: '  Later' });
+    expect(await b.board.add('sharp', { section: 'C#' })).toMatchObject({ section: 'C#' });
+    expect((await b.bytes()).toString()).toBe('# P\n\n## Later\n\n- [ ] one\n- [ ] two\n- [ ] three\n\n## C#\n\n- [ ] sharp\n');
+    expect(await b.board.next({ by: 'a', section: 'Later #' })).toMatchObject({ text: 'one' });
+    expect((await conflict(b.board.add('none', { section: '###' }))).code).toBe('USAGE');
+  });
+
   it('adds many tasks at one place (past the room left between two rows) exactly as the file board does', async () => {
     const doc = '## A\n- [ ] a0\n\n## B\n- [ ] b0\n';
     const b = await kind.make(doc);

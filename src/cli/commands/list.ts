@@ -1,4 +1,5 @@
 import { sectionMatches } from '../../board/claim.js';
+import { checkSection } from '../../board/checks.js';
 import { usage } from '../../errors.js';
 import { has, one } from '../args.js';
 import { EXIT } from '../exit.js';
@@ -10,7 +11,8 @@ const STATUSES = ['open', 'blocked', 'claimed', 'done', 'failed'];
 export const list: Command = async (board, p, io) => {
   const status = one(p, 'status');
   if (status !== undefined && !STATUSES.includes(status)) throw usage(`--status must be one of ${STATUSES.join(', ')}, got "${status}"`);
-  const section = one(p, 'section');
+  const named = one(p, 'section');
+  const section = named === undefined ? undefined : checkSection(named);
   const tags = p.flags.get('tag') ?? [];
   const tasks = (await board.list()).filter(
     (t) => (status === undefined || t.status === status) && (section === undefined || sectionMatches(t.section, section)) && tags.every((g) => t.tags.includes(g)),
