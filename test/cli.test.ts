@@ -118,6 +118,12 @@ describe('mdclaim CLI', () => {
     expect(read(file).endsWith('- [ ] Proofread the guide {docs}\n- [ ] Index the guide\n')).toBe(true);
   });
 
+  it('prints a hand-typed non-ASCII claimant as typed, in list and in --json', () => {
+    const file = boardFile(`- [🟡, José, ${NOW}] one\n`);
+    expect(mdclaim(['list', '--file', file]).stdout).toMatch(/^\S+  claimed by José\s+one\n$/);
+    expect(json(mdclaim(['list', '--file', file, '--json']).stdout).tasks[0].by).toBe('José');
+  });
+
   it('lists a section named as add names it: closing #s dropped, as the heading reads back', () => {
     const file = boardFile(BOARD);
     const r = mdclaim(['list', '--file', file, '--section', 'Docs ##', '--json']);

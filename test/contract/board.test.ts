@@ -88,6 +88,18 @@ describe.each(kinds)('the $name board', (kind) => {
     expect((await b.bytes()).toString()).toBe(doc);
   });
 
+  it('reads a hand-typed non-ASCII claimant and commit as the text typed, in lists and in messages', async () => {
+    const doc = '- [🟡, José, 2099-01-01T00:00:00Z] mine {writes: src/}\n- [🟡, Zoë] untimed\n- [✅ café, Søren] done\n- [ ] other {writes: src/a.ts}\n';
+    const b = await kind.make(doc);
+    expect((await b.board.list()).map((t) => [t.by, t.commit])).toEqual([['José', undefined], ['Zoë', undefined], ['Søren', 'café'], [undefined, undefined]]);
+    const id = (await b.board.list())[0]!.id;
+    expect((await conflict(b.board.claim(id, { by: 'b' }))).message).toMatch(/^\S+ already claimed by José since 2099-01-01T00:00:00Z$/);
+    const held = await conflict(b.board.claim((await b.board.list())[3]!.id, { by: 'b' }));
+    expect(held).toMatchObject({ code: 'CONFLICT', holder: 'José' });
+    expect(held.message).toMatch(/^José holds src\/ \(write\) on /);
+    expect((await b.bytes()).toString()).toBe(doc);
+  });
+
   it('refuses a claim held by another, naming the holder, and leaves the bytes as they were', async () => {
     const b = await kind.make(BOARD);
     const t = (await b.board.claim('PLAT-1', { by: 'a' }))!;
