@@ -2,7 +2,9 @@
 import { MdclaimError } from './errors.js';
 import { EXIT, exitCodeFor } from './cli/exit.js';
 import { run } from './cli/run.js';
+import { printJson } from './cli/output.js';
 import { Output } from './cli/sink.js';
+import { printable } from './format/printable.js';
 import { isTerminal } from './builtins.js';
 
 const argv = process.argv.slice(2);
@@ -29,7 +31,8 @@ const io = {
   },
   err: (line: string) => {
     flush();
-    err.write(line + '\n');
+    // A message may quote a board's text or an argument: never a control character raw.
+    err.write(printable(line) + '\n');
   },
   raw: (data: Uint8Array) => {
     flush();
@@ -56,7 +59,7 @@ run(argv, io).then(
     io.err(`error[${code}]: ${message}`);
     if (json) {
       const holder = known && err.holder !== undefined ? { holder: err.holder } : {};
-      io.out(JSON.stringify({ error: { code, message, ...holder } }));
+      printJson(io, { error: { code, message, ...holder } });
     }
     flush();
     process.exitCode = exitCodeFor(code);
