@@ -12,8 +12,8 @@ import type { Command } from './types.js';
 /**
  * Edit a private copy of the board, not the board: claimers keep running
  * while a person takes minutes. On save the copy is merged into the board as
- * it is then, under the exclusive lock; where both changed one task nothing
- * is written and the person's copy is kept beside the board.
+ * it is then (outside the lock, applied under it: see applyEdit); where both
+ * changed one task nothing is written and the person's copy is kept beside the board.
  */
 export const edit: Command = async (any, p, io) => {
   const board = fileBoard(any, 'edit', 'mdclaim export --from URL > tasks.md, edit it, mdclaim import tasks.md --to URL --replace');
