@@ -2,7 +2,9 @@
 import { errorReport } from './errors.js';
 import { EXIT, exitCodeFor } from './cli/exit.js';
 import { run } from './cli/run.js';
+import { printJson } from './cli/output.js';
 import { Output } from './cli/sink.js';
+import { printable } from './format/printable.js';
 import { isTerminal } from './builtins.js';
 import { hidePasswordsFromTitle } from './cli/title.js';
 
@@ -31,7 +33,8 @@ const io = {
   },
   err: (line: string) => {
     flush();
-    err.write(line + '\n');
+    // A message may quote a board's text or an argument: never a control character raw.
+    err.write(printable(line) + '\n');
   },
   raw: (data: Uint8Array) => {
     flush();
@@ -54,7 +57,7 @@ run(argv, io).then(
   (err: unknown) => {
     const { code, message, holder, line } = errorReport(err);
     io.err(line);
-    if (json) io.out(JSON.stringify({ error: { code, message, ...(holder === undefined ? {} : { holder }) } }));
+    if (json) printJson(io, { error: { code, message, ...(holder === undefined ? {} : { holder }) } });
     flush();
     process.exitCode = exitCodeFor(code);
   },

@@ -162,3 +162,27 @@ describe('reap --dry-run', () => {
   });
 
 });
+
+describe('control characters in messages', () => {
+  // ESC, DEL and the C1 controls NEL and CSI: a terminal acts on each of them.
+  const CONTROLS = ['\u001b', '\u007f', '\u0085', '\u009b'];
+
+  it('never prints a control character from an argument raw: escaped on stderr and in --json, the board unchanged', () => {
+    const file = boardFile(BOARD);
+    const id = CONTROLS.map((c) => `${c}[31m`).join('');
+    const shown = CONTROLS.map((c) => `\\u00${c.charCodeAt(0).toString(16)}[31m`).join('');
+    const r = mdclaim(['claim', id, '--by', 'a', '--file', file, '--json']);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toBe(`error[NOT_FOUND]: no task with id ${shown}\n`);
+    expect(r.stdout).toBe(`{"error":{"code":"NOT_FOUND","message":"no task with id ${shown}"}}\n`);
+    expect(json(r.stdout).error.message).toBe(`no task with id ${id}`);
+    expect(read(file)).toBe(BOARD);
+  });
+
+  it('refuses a path holding a C1 control, naming it escaped', () => {
+    const file = boardFile(BOARD);
+    const r = mdclaim(['add', 'T {writes: a\u0085b}', '--file', file]);
+    expect(r).toEqual({ status: 2, stdout: '', stderr: 'error[USAGE]: the task declares path "a\\u0085b" holds a control character, which a path here may not\n' });
+    expect(read(file)).toBe(BOARD);
+  });
+});

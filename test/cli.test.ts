@@ -118,6 +118,18 @@ describe('mdclaim CLI', () => {
     expect(read(file).endsWith('- [ ] Proofread the guide {docs}\n- [ ] Index the guide\n')).toBe(true);
   });
 
+  it('prints a hand-typed non-ASCII claimant as typed, in list and in --json', () => {
+    const file = boardFile(`- [🟡, José, ${NOW}] one\n`);
+    expect(mdclaim(['list', '--file', file]).stdout).toMatch(/^\S+  claimed by José\s+one\n$/);
+    expect(json(mdclaim(['list', '--file', file, '--json']).stdout).tasks[0].by).toBe('José');
+  });
+
+  it('lists a section named as add names it: closing #s dropped, as the heading reads back', () => {
+    const file = boardFile(BOARD);
+    const r = mdclaim(['list', '--file', file, '--section', 'Docs ##', '--json']);
+    expect(json(r.stdout).tasks.map((t: { text: string }) => t.text)).toEqual(['Write the guide', 'Proofread the guide {docs}']);
+  });
+
   describe('bad input: a one-line error, the right exit status, the file byte-identical', () => {
     const cases: [string, string[], number, RegExp][] = [
       ['an unknown command', ['frobnicate'], 2, /^error\[USAGE\]: unknown command "frobnicate"/],

@@ -147,6 +147,16 @@ describe('mdclaim edit', () => {
     expect(readdirSync(s.tmp)).toEqual([]);
   });
 
+  it('says where it cannot make its private copy as one IO line, exit 1, the board unchanged', () => {
+    const file = boardFile(board(3));
+    const before = bytesOf(file);
+    const missing = join(dirname(file), 'no-such-tmp');
+    const r = mdclaim(['edit', '--file', file], { VISUAL: '', EDITOR: 'true', TMPDIR: missing });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(`error[IO]: cannot make a private copy to edit in ${missing} (TMPDIR): no such directory; ${file} is unchanged\n`);
+    expect(bytesOf(file).equals(before)).toBe(true);
+  });
+
   it('says "no changes" and exits 0 when the copy is saved unchanged, leaving claims made meanwhile alone', async () => {
     const file = boardFile(board(3));
     const s = startEdit(file, []);
@@ -196,6 +206,41 @@ describe('mdclaim edit', () => {
 });
 
 describe('board.applyEdit', () => {
+  it('merges outside the lock, and merges again when the board changed between the merge and its apply', async () => {
+    const file = boardFile(board(3));
+    const b = openBoard(file);
+    const snapshot = await b.snapshot();
+    const attempts: number[] = [];
+    const r = await b.applyEdit(snapshot, snapshot.toString().replace('task 3', 'task three'), {
+      onMerged: (attempt) => {
+        attempts.push(attempt);
+        // Merged, not yet applied: this process holds no lock, so a claimer elsewhere gets through without waiting.
+        if (attempt === 1) expect(mdclaim(['next', '--by', 'x', '--file', file, '--lock-timeout', '1ms']).status).toBe(0);
+      },
+    });
+    expect(attempts).toEqual([1, 2]);
+    expect(r).toEqual({ merged: true, changed: true, kept: 1 });
+    expect(parseTasks(read(file)).map((t) => [t.text, t.status, t.by])).toEqual([
+      ['T-100 finished before', 'done', undefined], ['T-1 task 1', 'claimed', 'x'], ['T-2 task 2', 'open', undefined], ['T-3 task three', 'open', undefined],
+    ]);
+    await b.close();
+  });
+
+  it('merges under the lock once the board changed under three merges in a row, so a busy board still takes the edit', async () => {
+    const file = boardFile(board(5));
+    const b = openBoard(file);
+    const snapshot = await b.snapshot();
+    const claimed: number[] = [];
+    const r = await b.applyEdit(snapshot, snapshot.toString().replace('task 5', 'task five'), {
+      onMerged: (attempt) => claimed.push(mdclaim(['next', '--by', `c${attempt}`, '--file', file, '--lock-timeout', '1ms']).status),
+    });
+    // Three claims got through between merge and apply; the fourth merge held the lock, so its claimer timed out.
+    expect(claimed).toEqual([0, 0, 0, 1]);
+    expect(r).toEqual({ merged: true, changed: true, kept: 3 });
+    expect(parseTasks(read(file)).map((t) => t.by ?? t.text).slice(1)).toEqual(['c1', 'c2', 'c3', 'T-4 task 4', 'T-5 task five']);
+    await b.close();
+  });
+
   it('merges an edit of a snapshot with what happened since, and writes nothing on a conflict', async () => {
     const file = boardFile(board(3));
     const b = openBoard(file);

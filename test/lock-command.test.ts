@@ -59,6 +59,15 @@ describe('mdclaim lock -- <command>', () => {
     expect(r).toMatchObject({ status: 2, stderr: 'error[USAGE]: cannot run "no-such-command-here": no such command\n' });
   });
 
+  it('refuses an empty command name as a usage error, before taking the lock', () => {
+    const file = boardFile(BOARD);
+    for (const command of ['lock', 'run']) {
+      const r = mdclaim([command, '--file', file, '--', '', 'arg'], { MDCLAIM_BY: 'x' });
+      expect(r).toMatchObject({ status: 2, stderr: `error[USAGE]: ${command}: the command's name is empty: mdclaim ${command} [options] -- <command> [args…]\n` });
+    }
+    expect(read(file)).toBe(BOARD);
+  });
+
   it('keeps every mdclaim operation out while the command runs, even after the command replaced the file', async () => {
     const file = boardFile(BOARD);
     const go = join(dirname(file), 'go');

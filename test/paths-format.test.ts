@@ -5,6 +5,7 @@ import { parseDeclared } from '../src/format/declared.js';
 import { lockIndent, locksAfter, mayHoldLocks, renderLock } from '../src/format/locks.js';
 import { mayHoldPaths } from '../src/board/held.js';
 import { normalisePath, overlaps } from '../src/format/paths.js';
+import { CONTROL } from '../src/format/printable.js';
 import { scanTasks } from '../src/format/scan.js';
 import { parseTags } from '../src/format/task.js';
 import { parseTasks } from '../src/index.js';
@@ -46,7 +47,18 @@ describe('normalisePath', () => {
     ['a`b', '"`"'],
     ['x\ny', 'blank'],
     ['x\u0000y', 'control'],
+    ['x\u007fy', 'control'],
+    ['x\u0085y', 'control'],
+    ['x\u009b31my', 'control'],
   ])('refuses %j (%s)', (raw, why) => expect(path(raw)).toMatch(new RegExp(`^error: .*${why.replace(/[\\*]/g, '\\$&')}`)));
+
+  it('names a path it refuses with no control character raw, C1 included', () => {
+    for (const c of ['\u001b', '\u007f', '\u0085', '\u009b']) {
+      const why = path(`a${c}[31mb`);
+      expect(why).toContain(`\\u00${c.charCodeAt(0).toString(16)}`);
+      expect(why).not.toMatch(CONTROL);
+    }
+  });
 });
 
 describe('overlaps', () => {

@@ -3,6 +3,7 @@ import { bytes, type ByteString } from '../format/bytes.js';
 import { parseDeclared } from '../format/declared.js';
 import type { Edit } from '../format/edit.js';
 import { TaskScanner, type Heading } from '../format/scan.js';
+import { sectionName } from '../format/section.js';
 import { toTask, type Task } from '../format/task.js';
 import { applyEdits, checkReading, lineAt } from './check-reading.js';
 import { sectionMatches } from './claim.js';
@@ -16,11 +17,11 @@ import { KeyCount, walk, type Seen } from './walk.js';
  * numbering, line ending). In a section without tasks it goes after the
  * section's last line; a section that does not exist yet is created at the end.
  */
-export function add(src: ByteString, text: string, section?: string): Plan<Task> {
+export function add(src: ByteString, text: string, named?: string): Plan<Task> {
+  const section = named === undefined ? undefined : sectionOf(named);
   const clean = text.trim();
   if (clean === '') throw usage('the task text is empty');
   if (/[\r\n\u2028\u2029]/.test(clean)) throw usage('the task text must be one line');
-  if (section !== undefined && (typeof section !== 'string' || section.trim() === '' || /[\r\n]/.test(section))) throw usage('the section must be one non-empty line');
   // A task nobody could claim is refused before it is written.
   const declared = parseDeclared(clean);
   if (declared.errors.length > 0) throw usage(`the task declares ${declared.errors[0]}`);
@@ -74,6 +75,13 @@ export function add(src: ByteString, text: string, section?: string): Plan<Task>
     return { edits: [edit], result: addedTask(next, lineNo), changes: [], added: { line: lineNo, text: clean } };
   }
   throw refusal instanceof MdclaimError ? new MdclaimError('USAGE', `cannot add "${clean}" there: ${refusal.message}`) : refusal;
+}
+
+/** The section as its heading reads back (see sectionName): one line, not empty. */
+function sectionOf(named: string): string {
+  const section = typeof named === 'string' && !/[\r\n]/.test(named) ? sectionName(named) : '';
+  if (section === '') throw usage('the section must be one non-empty line');
+  return section;
 }
 
 function addedTask(next: ByteString, lineNo: number): Task {

@@ -230,16 +230,32 @@ export class Board implements TaskBoard, PathLocking {
 
   /**
    * Apply a person's edit of `snapshot` (what `snapshot()` returned) to the
-   * board as it is now, under the exclusive lock: a three-way merge that
-   * keeps what was done meanwhile. Where both changed one task it writes
-   * nothing and returns the conflicts. Markers typed by hand are taken as typed.
+   * board as it is now: a three-way merge that keeps what was done
+   * meanwhile. Where both changed one task it writes nothing and returns the
+   * conflicts. Markers typed by hand are taken as typed. The merge (seconds
+   * on a 100,000-task board) is made outside the lock against the board as
+   * read, and applied under the exclusive lock only if the board still holds
+   * those bytes; else it is made again. `onMerged(attempt)` is called after
+   * each merge, before it is applied.
    */
-  async applyEdit(snapshot: Uint8Array | string, mine: Uint8Array | string): Promise<EditResult> {
+  async applyEdit(snapshot: Uint8Array | string, mine: Uint8Array | string, options: { onMerged?: (attempt: number) => void } = {}): Promise<EditResult> {
     if (!isBytes(snapshot) || !isBytes(mine)) throw usage('applyEdit: snapshot and mine must be strings or byte arrays');
     const base = toByteString(snapshot);
     const edited = toByteString(mine);
     // Not a transition, so not through checkReading: the merge makes its own check, that every line reads as on the side it came from.
-    return this.store.update((src) => applyEdit(src, base, edited));
+    for (let attempt = 1; attempt <= MERGES_OUTSIDE_LOCK; attempt++) {
+      const board = await this.store.read((src) => src);
+      const planned = applyEdit(board, base, edited);
+      options.onMerged?.(attempt);
+      const applied = await this.store.update((src) => (src === board ? planned : STALE));
+      if (applied !== STALE_RESULT) return applied;
+    }
+    // A board that changed under every merge: the last one is made under the lock, so the edit lands.
+    return this.store.update((src) => {
+      const planned = applyEdit(src, base, edited);
+      options.onMerged?.(MERGES_OUTSIDE_LOCK + 1);
+      return planned;
+    });
   }
 
   /** The file board keeps no history: the file holds only the present. */
@@ -274,6 +290,12 @@ export class Board implements TaskBoard, PathLocking {
     return lease === undefined ? this.leaseMs : parseDuration(lease, 'lease');
   }
 }
+
+/** How often an edit is merged outside the lock before the board's churn has it merged under the lock. */
+const MERGES_OUTSIDE_LOCK = 3;
+/** The answer of an apply that found the board changed since the merge was made: nothing written. */
+const STALE_RESULT: EditResult = { merged: false, conflicts: [] };
+const STALE = { edits: [], result: STALE_RESULT };
 
 function isBytes(x: unknown): x is Uint8Array | string {
   return typeof x === 'string' || x instanceof Uint8Array;

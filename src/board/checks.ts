@@ -1,6 +1,7 @@
 import { claimInstant } from '../format/claim-time.js';
 import { MdclaimError, usage } from '../errors.js';
 import { isValidBy } from '../format/marker.js';
+import { sectionName } from '../format/section.js';
 
 // Argument checks every board makes before it touches anything.
 
@@ -40,5 +41,5 @@ export function checkHolder(options: { by: string; claimedAt?: string }): { by: 
 
 export function checkSection(section: unknown): string {
   if (typeof section !== 'string') throw usage(`section must be a string, got ${typeof section}`);
-  return section;
+  return sectionName(section);
 }

@@ -7,7 +7,7 @@ import { settledRun } from '../format/settled-run.js';
 import { claimTimes, parseTags, reshaped, textBetween, type Task } from '../format/task.js';
 import { blockingHold, cutoff, isClaimable, isLapsedAt, type Cutoff } from './claimable.js';
 import { notClaimable } from './conflict.js';
-import { boardHolds, declaredOf, heldBy, holdsOf, mayHoldPaths, type Hold, type Paths } from './held.js';
+import { boardHolds, declaredOf, heldBy, holdsOf, mayHoldPaths, refuseBadDeclared, type Hold, type Paths } from './held.js';
 import { dropLocks, markerEdit, type Changed, type Plan } from './plan.js';
 import { lookup, seenAt, taskOf, walk, walkLines, type Seen } from './walk.js';
 
@@ -65,7 +65,10 @@ export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs):
       (filter.section === undefined || sectionMatches(s.t.section, filter.section)) &&
       (tags.length === 0 || hasTags(src, s.text, tags));
     const free = firstFree(src, wanted, now);
-    return free ? claimChange(src, free, args) : { edits: [], result: null, changes: [] };
+    if (!free) return { edits: [], result: null, changes: [] };
+    // Only the task taken may be refused for its declaration: a bad one below it stops nobody.
+    refuseBadDeclared(src, free);
+    return claimChange(src, free, args);
   }
   let allDone = false;
   // Done, failed and live default-lease claims are never claimable, so runs of them are passed
@@ -91,7 +94,8 @@ export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs):
  * The first wanted task that no live claim's paths block. A claim after it in
  * the file can hold a path it declares, so the walk reads every line's holds
  * (in the same pass), and stops early only at a task that declares nothing
- * with every wanted task before it already blocked.
+ * with every wanted task before it already blocked. A path that does not
+ * normalise blocks nothing here (see declaredOf); the caller refuses the pick.
  */
 function firstFree(src: ByteString, wanted: (s: Seen) => boolean, now: Cutoff): Seen | null {
   const held: Hold[] = [];
@@ -100,7 +104,7 @@ function firstFree(src: ByteString, wanted: (s: Seen) => boolean, now: Cutoff): 
   const stop = walk(src, (s) => {
     holdsOf(src, s, now, held);
     if (free !== null || !wanted(s)) return false;
-    const paths = declaredOf(src, s, true);
+    const paths = declaredOf(src, s, false);
     if (paths.writes.length > 0 || paths.reads.length > 0) {
       pending.push({ seen: s, paths });
       return false;

@@ -60,6 +60,11 @@ export function refuseBadDeclaration(text: string, line: number): void {
   if (errors.length > 0) throw badDeclaration(line, errors[0]!);
 }
 
+/** refuseBadDeclaration for a task line of the file board. */
+export function refuseBadDeclared(src: ByteString, s: Seen): void {
+  declaredOf(src, s, true);
+}
+
 function badDeclaration(line: number, error: string): MdclaimError {
   return usage(`line ${line} declares ${error} (fix the line to claim it)`);
 }

@@ -1,5 +1,6 @@
 import { usage } from '../errors.js';
 import type { Task } from '../format/task.js';
+import { checkSection } from './checks.js';
 import { sectionMatches } from './claim.js';
 
 export const STATUSES = ['open', 'blocked', 'claimed', 'done', 'failed'] as const;
@@ -14,5 +15,7 @@ export interface TaskFilter {
 /** The tasks a filter keeps, in board order; USAGE for a status that does not exist. */
 export function selectTasks(tasks: readonly Task[], { status, section, tags = [] }: TaskFilter, statusName = 'status'): Task[] {
   if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) throw usage(`${statusName} must be one of ${STATUSES.join(', ')}, got "${status}"`);
-  return tasks.filter((t) => (status === undefined || t.status === status) && (section === undefined || sectionMatches(t.section, section)) && tags.every((g) => t.tags.includes(g)));
+  // A section is matched as its heading reads (`x ###` is the heading `x`).
+  const wanted = section === undefined ? undefined : checkSection(section);
+  return tasks.filter((t) => (status === undefined || t.status === status) && (wanted === undefined || sectionMatches(t.section, wanted)) && tags.every((g) => t.tags.includes(g)));
 }

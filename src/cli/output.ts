@@ -1,5 +1,6 @@
 import { randomHex } from '../builtins.js';
 import { usage } from '../errors.js';
+import { jsonText } from '../format/printable.js';
 import type { Task } from '../format/task.js';
 import { has, one, type Parsed } from './args.js';
 import { EXIT } from './exit.js';
@@ -14,8 +15,9 @@ export interface Output {
   progress?: (text: string) => void;
 }
 
+/** One JSON document on one line, no control character raw (see jsonText). */
 export function printJson(io: Output, doc: unknown): void {
-  io.out(JSON.stringify(doc));
+  io.out(jsonText(doc));
 }
 
 /** `--by`, else MDCLAIM_BY; `next` and `claim` may make one up, the holder-only commands may not. */

@@ -1,4 +1,4 @@
-import { bytes, type ByteString } from './bytes.js';
+import { bytes, utf8, type ByteString } from './bytes.js';
 import { DEFAULT_LEASE_MS, formatDuration, readDuration } from './duration.js';
 
 export type Status = 'open' | 'blocked' | 'claimed' | 'done' | 'failed';
@@ -185,11 +185,12 @@ function readFields(rest: string, status: 'claimed' | 'done' | 'failed', end: nu
   if (commit !== '') {
     // Only a done marker carries a word before its first comma (the commit).
     if (status !== 'done' || !/^\s/.test(head) || !TOKEN.test(commit)) return null;
-    marker.commit = commit;
+    marker.commit = utf8(commit);
   }
   const max = status === 'claimed' ? 3 : 1;
   if (fields.length > max || fields.some((f) => !TOKEN.test(f))) return null;
-  if (fields[0] !== undefined) marker.by = fields[0];
+  // The bytes of a hand-typed name (`José`) read as the text they encode, as the task's text is.
+  if (fields[0] !== undefined) marker.by = utf8(fields[0]);
   if (fields[1] !== undefined) {
     if (!RFC3339.test(fields[1])) return null;
     marker.claimedAt = fields[1];

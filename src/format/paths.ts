@@ -5,6 +5,8 @@
  * decide what a bad path means).
  */
 
+import { CONTROL, jsonText } from './printable.js';
+
 export type PathMode = 'write' | 'read';
 
 /** The whole tree: a directory covering everything under the board's directory. */
@@ -13,10 +15,10 @@ export const ROOT = './';
 /** The longest path accepted, as Linux's PATH_MAX. */
 const MAX_PATH = 4096;
 
-// A path is one word on a line: no blanks or controls; not the declaration's own `,{}`;
+// A path is one word on a line: no blanks or controls (C0, DEL, C1: see printable); not the declaration's own `,{}`;
 // not `[]<>`, backtick or `"`, which could start or end something on a markdown line;
 // not `\` (no separator here); not `*?`: no globs, a trailing `/` covers a directory.
-const BAD = /[\s\x00-\x1f\x7f,{}[\]<>`"\\*?]/u;
+const BAD = /[\s\x00-\x1f\x7f-\x9f,{}[\]<>`"\\*?]/u;
 
 export type Normalised = { path: string } | { error: string };
 
@@ -30,7 +32,7 @@ export function normalisePath(raw: string): Normalised {
   if (raw === '') return { error: 'a path is empty' };
   if (raw.length > MAX_PATH) return { error: `a path is longer than ${MAX_PATH} characters` };
   const bad = BAD.exec(raw);
-  if (bad) return { error: `path ${JSON.stringify(raw)} holds ${describe(bad[0])}, which a path here may not` };
+  if (bad) return { error: `path ${jsonText(raw)} holds ${describe(bad[0])}, which a path here may not` };
   if (raw.startsWith('/')) return { error: `path "${raw}" is absolute: paths are relative to the board's directory` };
   const parts: string[] = [];
   const segments = raw.split('/');
@@ -52,7 +54,7 @@ export function normalisePath(raw: string): Normalised {
 
 function describe(c: string): string {
   if (/\s/u.test(c)) return 'a blank';
-  if (c < ' ' || c === '\x7f') return 'a control character';
+  if (CONTROL.test(c)) return 'a control character';
   return `"${c}"`;
 }
 

@@ -77,6 +77,8 @@ export class QueueHelper {
     stdout.unref?.();
     stdin.on('error', () => {}); // EPIPE once it has gone: 'exit' says so
     stdout.on('data', (d: Buffer) => {
+      // Read after its exit, a helper's last answer is not the current one's: its wait was settled when it went.
+      if (this.child !== child) return;
       for (const c of d.toString('latin1')) {
         if (c === 'r') this.ready = true;
         else this.reply?.(c);

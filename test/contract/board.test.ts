@@ -89,6 +89,18 @@ describe.each(kinds)('the $name board', (kind) => {
     expect((await b.bytes()).toString()).toBe(doc);
   });
 
+  it('reads a hand-typed non-ASCII claimant and commit as the text typed, in lists and in messages', async () => {
+    const doc = '- [🟡, José, 2099-01-01T00:00:00Z] mine {writes: src/}\n- [🟡, Zoë] untimed\n- [✅ café, Søren] done\n- [ ] other {writes: src/a.ts}\n';
+    const b = await kind.make(doc);
+    expect((await b.board.list()).map((t) => [t.by, t.commit])).toEqual([['José', undefined], ['Zoë', undefined], ['Søren', 'café'], [undefined, undefined]]);
+    const id = (await b.board.list())[0]!.id;
+    expect((await conflict(b.board.claim(id, { by: 'b' }))).message).toMatch(/^\S+ already claimed by José since 2099-01-01T00:00:00Z$/);
+    const held = await conflict(b.board.claim((await b.board.list())[3]!.id, { by: 'b' }));
+    expect(held).toMatchObject({ code: 'CONFLICT', holder: 'José' });
+    expect(held.message).toMatch(/^José holds src\/ \(write\) on /);
+    expect((await b.bytes()).toString()).toBe(doc);
+  });
+
   it('refuses a claim held by another, naming the holder, and leaves the bytes as they were', async () => {
     const b = await kind.make(BOARD);
     const t = (await b.board.claim('PLAT-1', { by: 'a' }))!;
@@ -179,6 +191,17 @@ describe.each(kinds)('the $name board', (kind) => {
     );
     expect(plain(await b.board.list())).toEqual(plain(parseTasks(await b.bytes())));
     expect((await conflict(b.board.add('  '))).code).toBe('USAGE');
+  });
+
+  it('names a section as its heading reads back (closing #s and blanks dropped): one heading however it is typed, and next finds it', async () => {
+    const b = await kind.make('# P\n');
+    expect(await b.board.add('one', { section: 'Later ###' })).toMatchObject({ section: 'Later' });
+    await b.board.add('two', { section: 'Later ##' });
+    await b.board.add('three', { section: '  Later' });
+    expect(await b.board.add('sharp', { section: 'C#' })).toMatchObject({ section: 'C#' });
+    expect((await b.bytes()).toString()).toBe('# P\n\n## Later\n\n- [ ] one\n- [ ] two\n- [ ] three\n\n## C#\n\n- [ ] sharp\n');
+    expect(await b.board.next({ by: 'a', section: 'Later #' })).toMatchObject({ text: 'one' });
+    expect((await conflict(b.board.add('none', { section: '###' }))).code).toBe('USAGE');
   });
 
   it('adds many tasks at one place (past the room left between two rows) exactly as the file board does', async () => {

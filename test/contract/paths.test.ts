@@ -47,6 +47,23 @@ describe.each(kinds)('path locks on the $name board', (kind) => {
     expect((await m.board.claim(await idOf(m.board, 'B'), { by: 'x' })).status).toBe('claimed');
   });
 
+  it('claims a good task above one declaring a bad path; refuses only the task next would take, naming its line', async () => {
+    const m = await make('A {writes: src/a.ts}', 'B {writes: /etc/hosts}');
+    expect((await m.board.next({ by: 'x' }))?.text).toBe('A {writes: src/a.ts}');
+    // Now B is the task next would take: it alone is refused, and nothing is written.
+    const before = await m.bytes();
+    const err = await errorOf(m.board.next({ by: 'y' }));
+    expect(err.code).toBe('USAGE');
+    expect(err.message).toBe('line 4 declares path "/etc/hosts" is absolute: paths are relative to the board\'s directory (fix the line to claim it)');
+    expect((await m.bytes()).equals(before)).toBe(true);
+  });
+
+  it('passes over a bad declaration below the task it takes when a live claim blocks a task above both', async () => {
+    const m = await make('A {writes: src/}', 'B {writes: src/b.ts}', 'C {writes: lib/c.ts}', 'D {writes: ../x}');
+    expect((await m.board.next({ by: 'x' }))?.text).toBe('A {writes: src/}');
+    expect((await m.board.next({ by: 'y' }))?.text).toBe('C {writes: lib/c.ts}');
+  });
+
   it('refuses to add a task declaring a path that leaves the tree, and adds one that declares good paths', async () => {
     const m = await make('A');
     const before = await m.bytes();

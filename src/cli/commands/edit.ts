@@ -12,18 +12,18 @@ import type { Command } from './types.js';
 /**
  * Edit a private copy of the board, not the board: claimers keep running
  * while a person takes minutes. On save the copy is merged into the board as
- * it is then, under the exclusive lock; where both changed one task nothing
- * is written and the person's copy is kept beside the board.
+ * it is then (outside the lock, applied under it: see applyEdit); where both
+ * changed one task nothing is written and the person's copy is kept beside the board.
  */
 export const edit: Command = async (any, p, io) => {
   const board = fileBoard(any, 'edit', 'mdclaim export --from URL > tasks.md, edit it, mdclaim import tasks.md --to URL --replace');
   const snapshot = await board.snapshot();
   // A directory only we can enter (mkdtemp makes it 0700), the copy 0600, named like the board so the editor knows it is markdown.
-  const dir = mkdtempSync(join(tmpdir(), 'mdclaim-edit-'));
+  const dir = privately(() => mkdtempSync(join(tmpdir(), 'mdclaim-edit-')), board.path);
   let keep = false;
   try {
     const copy = join(dir, basename(board.path));
-    writeFileSync(copy, snapshot, { mode: 0o600, flag: 'wx' });
+    privately(() => writeFileSync(copy, snapshot, { mode: 0o600, flag: 'wx' }), board.path);
     await runEditor(chooseEditor(), copy);
     let mine: Buffer;
     try {
@@ -58,6 +58,17 @@ export const edit: Command = async (any, p, io) => {
     if (!keep) rmSync(dir, { recursive: true, force: true });
   }
 };
+
+/** Make the private copy, or say in one IO line why TMPDIR will not hold it: nothing was edited yet. */
+function privately<T>(make: () => T, board: string): T {
+  try {
+    return make();
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const why = e.code === 'ENOENT' ? 'no such directory' : e.code === 'ENOTDIR' ? 'not a directory' : (e.code ?? e.message);
+    throw new MdclaimError('IO', `cannot make a private copy to edit in ${tmpdir()} (TMPDIR): ${why}; ${board} is unchanged`, { file: tmpdir(), cause: err });
+  }
+}
 
 function say(p: Parameters<Command>[1], io: Parameters<Command>[2], doc: { changed: boolean; kept: number }, line: string): number {
   if (has(p, 'json')) printJson(io, doc);
