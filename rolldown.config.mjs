@@ -7,7 +7,7 @@ import { defineConfig } from 'rolldown';
 export default defineConfig({
   input: 'src/cli.ts',
   platform: 'node',
-  // Native and optional (loaded only when a lock is taken), or only for a PostgreSQL board: loaded at run time, only when used.
-  external: ['fs-ext', 'pg'],
+  // Native (loaded only when a lock is taken; koffi only where fs-ext is not built), or only for a PostgreSQL board: loaded at run time, only when used.
+  external: ['fs-ext', 'koffi', 'pg'],
   output: { file: 'dist/cli.cjs', format: 'cjs', codeSplitting: false },
 });
