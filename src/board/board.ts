@@ -2,6 +2,7 @@ import { usage } from '../errors.js';
 import { toByteString } from '../format/bytes.js';
 import type { ByteString } from '../format/bytes.js';
 import type { Task } from '../format/task.js';
+import { refuseFileBoardOn } from '../platform/windows.js';
 import { FileStore, type WriteMode } from '../storage/file-store.js';
 import type { LockKind } from '../storage/lock.js';
 import { add } from './add.js';
@@ -54,6 +55,7 @@ export class Board implements TaskBoard, PathLocking {
 
   constructor(readonly path: string, options: BoardOptions = {}) {
     if (typeof path !== 'string' || path === '') throw usage('openBoard: path must be a non-empty string');
+    refuseFileBoardOn(process.platform, path);
     const write = options.write ?? (process.env['MDCLAIM_WRITE'] as WriteMode | undefined) ?? 'auto';
     if (write !== 'auto' && write !== 'replace') throw usage(`write must be "auto" or "replace", got "${String(write)}"`);
     this.leaseMs = parseDuration(options.lease ?? DEFAULT_LEASE, 'lease');
