@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MdclaimError, openBoard } from '../src/index.js';
 import { CLI, mdclaim, mdclaimAsync } from './helpers/cli.js';
+import { outsideHolder } from './helpers/locks.js';
 import { fixture, lines, start } from './helpers/procs.js';
 import { boardFile, bytesOf, read } from './helpers/tmp.js';
 
@@ -139,12 +140,16 @@ describe('without fs-ext (no compiler at install)', () => {
 
   it('waits through koffi for a flock(1) on the directory: the same kernel lock', async () => {
     const file = boardFile(BOARD);
-    const held = (await flock1(dirname(file), 1500)).released;
-    const r = unloadable(['next', '--file', file, '--by', 'w', '--lock-timeout', '300ms']);
-    expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/^error\[LOCK_TIMEOUT\]: .*lock still held by another process after 300 ms\n$/);
-    expect(bytesOf(file).equals(Buffer.from(BOARD))).toBe(true);
-    await held;
+    const h = await outsideHolder(dirname(file));
+    try {
+      const r = await mdclaimAsync(['next', '--file', file, '--by', 'w', '--lock-timeout', '300ms'], { NODE_OPTIONS: `--import=${fixture('no-fs-ext.mjs')}` });
+      expect(r.stderr).toMatch(/^error\[LOCK_TIMEOUT\]: .*lock still held by another process after 300 ms\n$/);
+      expect(r.status).toBe(1);
+      expect(bytesOf(file).equals(Buffer.from(BOARD))).toBe(true);
+    } finally {
+      h.release();
+      await h.gone;
+    }
   });
 
   it('refuses with exit 1 and one line saying what fixes it when neither fs-ext nor koffi loads, the board unchanged', () => {
