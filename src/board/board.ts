@@ -35,7 +35,7 @@ export interface BoardOptions {
   write?: WriteMode;
   /** fdatasync the file (and the directory after a replace) before returning (default false). */
   durable?: boolean;
-  /** Which lock to take: `flock` on the board's directory, or `mkdir` (old name `proper-lockfile`) where fs-ext cannot load; every claimer of a board must take the same one (default `MDCLAIM_LOCK` or `flock`). */
+  /** Which lock to take: `flock` on the board's directory, or `mkdir` (old name `proper-lockfile`) where neither fs-ext nor koffi can load; every claimer of a board must take the same one (default `MDCLAIM_LOCK` or `flock`). */
   lock?: LockKind | 'proper-lockfile';
   /** Give up waiting for the lock after this long (default `10s`). */
   lockTimeout?: string | number;
@@ -76,7 +76,7 @@ export class Board implements TaskBoard, PathLocking {
     return this.path;
   }
 
-  /** Which lock this board takes: `flock`, or `mkdir` when chosen. Throws IO when flock is wanted and fs-ext cannot load. */
+  /** Which lock this board takes: `flock`, or `mkdir` when chosen. Throws IO when flock is wanted and neither fs-ext nor koffi loads. */
   get lockKind(): LockKind {
     return this.store.lockKind;
   }

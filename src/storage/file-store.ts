@@ -90,7 +90,7 @@ export class FileStore {
 
   constructor(readonly file: string, private readonly opts: StoreOptions) {}
 
-  /** The lock, chosen at the first operation (so a missing fs-ext fails that operation, as IO). */
+  /** The lock, chosen at the first operation (so a missing flock provider fails that operation, as IO). */
   get lock(): Lock {
     this.chosen ??= chooseLock(this.opts.lock);
     return this.chosen;
