@@ -8,6 +8,6 @@ export default defineConfig({
   input: 'src/cli.ts',
   platform: 'node',
   // Native and optional (loaded only when a lock is taken), only for a PostgreSQL board, or only for mdclaim mcp: loaded at run time, only when used.
-  external: ['fs-ext', 'pg', /^@modelcontextprotocol\/sdk\//],
+  external: ['fs-ext', 'koffi', 'pg', /^@modelcontextprotocol\/sdk\//],
   output: { file: 'dist/cli.cjs', format: 'cjs', codeSplitting: false },
 });

@@ -6,6 +6,8 @@ import { boardText, clock, progress, quantile, spread, tempDir, toMs, type Sprea
 
 // What `mdclaim` runs: the bin, which keeps V8's compiled code of the bundle between calls.
 const CLI = fileURLToPath(new URL('../../bin/mdclaim.cjs', import.meta.url));
+/** Preloaded for the FFI path: fs-ext does not load, so the CLI takes flock through koffi. */
+const NO_FS_EXT = fileURLToPath(new URL('../no-fs-ext.cjs', import.meta.url));
 const RSS_WRAPPER = fileURLToPath(new URL('./rss.js', import.meta.url));
 const TIME = '/usr/bin/time';
 
@@ -36,6 +38,9 @@ export interface CliResult {
   bareNodeMs: Spread;
   /** `next` wall time over `node -e 0` wall time, pair by pair. */
   ratio: Spread;
+  /** The same `next` where fs-ext is not built, so its flock comes through koffi (loaded at the lock), and its ratio to `node -e 0`. */
+  ffiNextMs: Spread;
+  ffiRatio: Spread;
   rssTasks: number;
   rssBoardKiB: number;
   nextPeakRssMiB: number;
@@ -97,28 +102,26 @@ export function cli(cfg: CliConfig): CliResult {
   let left = 0;
   const nextArgs = [CLI, 'next', '--file', board, '--by', 'cli'];
   const bareArgs = ['-e', '0'];
+  const ffiArgs = ['--require', NO_FS_EXT, ...nextArgs];
   const next: number[] = [];
+  const ffi: number[] = [];
   const bare: number[] = [];
-  // One untimed run of each first, so the page cache holds node and the compiled CLI.
+  // One untimed run of each first, so the page cache holds node, the compiled CLI and koffi.
   writeFileSync(board, boardText(size));
   timed(nextArgs, 0);
+  timed(ffiArgs, 0);
   timed(bareArgs, 0);
-  left = size - 1;
+  left = size - 2;
   for (let i = 0; i < cfg.pairs; i++) {
     if (i % 10 === 0) progress(`cli: pair ${i + 1}/${cfg.pairs}`);
-    if (left === 0) {
+    if (left < 2) {
       writeFileSync(board, boardText(size));
       left = size;
     }
-    // Alternate which goes first, so neither always runs right after the other.
-    if (i % 2 === 0) {
-      next.push(timed(nextArgs, 0));
-      bare.push(timed(bareArgs, 0));
-    } else {
-      bare.push(timed(bareArgs, 0));
-      next.push(timed(nextArgs, 0));
-    }
-    left--;
+    // Rotate which goes first, so none always runs right after the same other.
+    const runs = [() => next.push(timed(nextArgs, 0)), () => ffi.push(timed(ffiArgs, 0)), () => bare.push(timed(bareArgs, 0))];
+    for (let j = 0; j < runs.length; j++) runs[(i + j) % runs.length]!();
+    left -= 2;
   }
   progress(`cli: peak RSS of next on a ${cfg.rssTasks}-task board`);
   const big = join(dir, 'big.md');
@@ -141,6 +144,8 @@ export function cli(cfg: CliConfig): CliResult {
     nextMs: spread(next),
     bareNodeMs: spread(bare),
     ratio: spread(next.map((x, i) => x / bare[i]!)),
+    ffiNextMs: spread(ffi),
+    ffiRatio: spread(ffi.map((x, i) => x / bare[i]!)),
     rssTasks: cfg.rssTasks,
     rssBoardKiB: kib,
     nextPeakRssMiB: quantile(rss, 0.5),

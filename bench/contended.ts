@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { parseTasks, PgBoard } from 'mdclaim';
 import { pgBoardUrl } from './pg.js';
@@ -9,7 +10,10 @@ import { boardText, CLAIMED, progress, quantile, rotate, spread, tempDir, WARM_C
 import type { WorkerJob, WorkerReport } from './worker.js';
 
 export type Kind = WorkerJob['kind'];
-const FILE_KINDS: Kind[] = ['mdclaim', 'floor', 'sqlite', 'lockfile'];
+const FILE_KINDS: Kind[] = ['mdclaim', 'mdclaim-koffi', 'floor', 'sqlite', 'lockfile'];
+
+/** Preloaded into mdclaim-koffi workers: fs-ext does not load there, as after an install without a compiler. */
+const NO_FS_EXT = fileURLToPath(new URL('../no-fs-ext.cjs', import.meta.url));
 
 export interface DrainCheck {
   ok: boolean;
@@ -158,7 +162,8 @@ async function run(kind: Kind, cfg: ContendedConfig): Promise<RunResult> {
     const ready: Array<Promise<unknown>> = [];
     for (let i = 0; i < cfg.workers; i++) {
       const job: WorkerJob = { kind, path, by: `w${i}`, log: join(dir, `w${i}.log`) };
-      const child = fork(WORKER, [JSON.stringify(job)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      const execArgv = kind === 'mdclaim-koffi' ? ['--require', NO_FS_EXT] : [];
+      const child = fork(WORKER, [JSON.stringify(job)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
       children.push(child);
       exits.push(new Promise((resolve) => child.once('exit', (code) => resolve(code))));
       ready.push(once(child, (m) => m === 'ready'));
@@ -230,7 +235,7 @@ export async function contended(cfg: ContendedConfig): Promise<ContendedResult> 
     workers: cfg.workers,
     rounds: cfg.rounds,
     claimers,
-    ratios: [ratio('mdclaim', 'floor'), ratio('mdclaim', 'sqlite'), ratio('mdclaim', 'lockfile'), ...(cfg.pg ? [ratio('postgres', 'sqlite'), ratio('mdclaim', 'postgres')] : [])],
+    ratios: [ratio('mdclaim', 'floor'), ratio('mdclaim-koffi', 'floor'), ratio('mdclaim-koffi', 'mdclaim'), ratio('mdclaim', 'sqlite'), ratio('mdclaim', 'lockfile'), ...(cfg.pg ? [ratio('postgres', 'sqlite'), ratio('mdclaim', 'postgres')] : [])],
     allChecksPassed: KINDS.every((k) => checks.get(k)!.every((c) => c.ok)),
   };
 }

@@ -62,7 +62,7 @@ export function num(x: number): string {
 
 const times = (s: Spread) => `${s.median.toFixed(2)}× (IQR ${s.q25.toFixed(2)}–${s.q75.toFixed(2)})`;
 
-function ratioOf(r: InterleavedResult | undefined, a: string, b: string): number | null {
+function ratioOf(r: { ratios: Array<{ a: string; b: string; ratio: Spread }> } | undefined, a: string, b: string): number | null {
   return r?.ratios.find((x) => x.a === a && x.b === b)?.ratio.median ?? null;
 }
 
@@ -92,10 +92,11 @@ export function targets(r: Results): Target[] {
   return [
     target('1a', 'uncontended, durability off: mdclaim / SQLite NORMAL', '≥ 0.8×', ratioOf(r.uncontended, 'mdclaim', 'sqlite-normal'), (v) => v >= 0.8, '×'),
     target('1b', 'uncontended, durability on: mdclaim / SQLite FULL', '≥ 1×', ratioOf(r.uncontended, 'mdclaim-durable', 'sqlite-full'), (v) => v >= 1, '×'),
-    target('2a', 'contended aggregate: mdclaim / the floor claimer', '≥ 0.5×', c ? c.ratios.find((x) => x.b === 'floor')!.ratio.median : null, (v) => v >= 0.5, '×'),
+    target('2a', 'contended aggregate: mdclaim / the floor claimer', '≥ 0.5×', c ? ratioOf(c, 'mdclaim', 'floor') : null, (v) => v >= 0.5, '×'),
     target('2b', 'contended claim p99 (mdclaim)', '≤ 5 ms', c ? c.claimers.mdclaim.p99Ms : null, (v) => v <= 5, ' ms'),
     target('2c', 'contended: lost or doubled claims, failed drain checks (all claimers, all runs)', '0', c ? contendedFaults(c) + (r.contendedMany ? contendedFaults(r.contendedMany) : 0) : null, (v) => v === 0, ''),
     target('2d', 'contended worst wait: the longest claim (mdclaim)', '≤ 50 ms', c ? c.claimers.mdclaim.worstMs : null, (v) => v <= 50, ' ms'),
+    target('2e', 'contended aggregate, fs-ext not built: mdclaim through koffi / the floor claimer', '≥ 0.5×', c ? ratioOf(c, 'mdclaim-koffi', 'floor') : null, (v) => v >= 0.5, '×'),
     target('3a', 'claim p50 at 10,000 tasks, first half claimed', '≤ 1.5 ms', s10k?.claimP50Ms ?? null, (v) => v <= 1.5, ' ms'),
     target('3b', 'claim p50 at 100,000 tasks, first half claimed', '≤ 15 ms', s100k?.claimP50Ms ?? null, (v) => v <= 15, ' ms'),
     target('3e', 'claim p50 at 10,000 tasks, first half claimed, bare ADW lines', '≤ 1.5 ms', s10k?.bare.claimP50Ms ?? null, (v) => v <= 1.5, ' ms'),
@@ -106,6 +107,7 @@ export function targets(r: Results): Target[] {
     target('4a', 'CLI `next` / bare `node -e 0` wall time, 50-task board', '≤ 1.6×', r.cli?.ratio.median ?? null, (v) => v <= 1.6, '×'),
     target('4b', 'CLI `next` peak RSS at 100,000 tasks', '≤ 100 MB', rss === null ? null : rss * 1.048576, (v) => v <= 100, ' MB'),
     target('4c', 'fresh CLI `next` at 10,000 tasks (first half claimed) / bare `node -e 0`', '≤ 1.3×', big10k?.ratio.median ?? null, (v) => v <= 1.3, '×'),
+    target('4d', 'CLI `next` through koffi (fs-ext not built) / bare `node -e 0`, 50-task board', '≤ 1.3×', r.cli?.ffiRatio.median ?? null, (v) => v <= 1.3, '×'),
   ];
 }
 
@@ -206,6 +208,8 @@ export function tables(r: Results): Table[] {
         ['mdclaim next', num(k.nextMs.median), `${num(k.nextMs.q25)}–${num(k.nextMs.q75)}`, num(k.nextPeakRssMiB)],
         ['node -e 0', num(k.bareNodeMs.median), `${num(k.bareNodeMs.q25)}–${num(k.bareNodeMs.q75)}`, num(k.bareNodePeakRssMiB)],
         ['next / bare, pair by pair', times(k.ratio), '', ''],
+        ['mdclaim next, fs-ext not built (flock through koffi)', num(k.ffiNextMs.median), `${num(k.ffiNextMs.q25)}–${num(k.ffiNextMs.q75)}`, ''],
+        ['next through koffi / bare, pair by pair', times(k.ffiRatio), '', ''],
       ],
       right: [1, 3],
     });

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import Database from 'better-sqlite3';
 import { openBoard } from 'mdclaim';
 import { floorClaim, lockfileClaim, sqliteClaim } from './claimers.js';
@@ -6,7 +7,8 @@ import { clock, toUs } from './util.js';
 
 /** What the parent sends a contended-case worker. */
 export interface WorkerJob {
-  kind: 'mdclaim' | 'sqlite' | 'lockfile' | 'floor' | 'postgres';
+  /** mdclaim-koffi: mdclaim in a process where fs-ext cannot load (bench/no-fs-ext.cjs), so its flock comes through koffi. */
+  kind: 'mdclaim' | 'mdclaim-koffi' | 'sqlite' | 'lockfile' | 'floor' | 'postgres';
   path: string;
   by: string;
   log: string;
@@ -26,7 +28,8 @@ export interface WorkerReport {
 
 function claimerFor(job: WorkerJob): () => Promise<string | null> | string | null {
   switch (job.kind) {
-    case 'mdclaim': {
+    case 'mdclaim':
+    case 'mdclaim-koffi': {
       const board = openBoard(job.path, { durable: false });
       return async () => (await board.next({ by: job.by }))?.text ?? null;
     }
@@ -47,6 +50,12 @@ function claimerFor(job: WorkerJob): () => Promise<string | null> | string | nul
       return async () => (await board.next({ by: job.by }))?.text ?? null;
     }
   }
+}
+
+/** A run that says koffi must have taken its locks through koffi, and one that says fs-ext through fs-ext. */
+function assertProvider(name: 'koffi' | 'fs-ext'): void {
+  const loaded = Object.keys(createRequire(import.meta.url).cache);
+  if (!loaded.some((p) => p.includes(`/node_modules/${name}/`))) throw new Error(`bench worker: expected flock through ${name}`);
 }
 
 function send(msg: unknown): Promise<void> {
@@ -82,6 +91,7 @@ process.once('message', async () => {
     got.push(text);
     end = t1;
   }
+  if (job.kind.startsWith('mdclaim')) assertProvider(job.kind === 'mdclaim-koffi' ? 'koffi' : 'fs-ext');
   // The log the parent checks against the board: one claimed task per line.
   writeFileSync(job.log, got.map((t) => t + '\n').join(''));
   const report: WorkerReport = { by: job.by, claims: got.length, start: String(start), end: String(end), latUs: lat, busy };

@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'IO' // the file system said no
   | 'VERIFY' // the write did not read back as written
   | 'UNSUPPORTED_FS' // network file system without opt-in
+  | 'UNSUPPORTED_PLATFORM' // a markdown board, run or lock on Windows
   | 'EDITOR'; // mdclaim edit: the editor failed, or the copy it edited is gone
 
 /**

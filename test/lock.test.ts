@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MdclaimError, openBoard } from '../src/index.js';
 import { CLI, mdclaim, mdclaimAsync } from './helpers/cli.js';
+import { outsideHolder } from './helpers/locks.js';
 import { fixture, lines, start } from './helpers/procs.js';
 import { outsideHolder, queuedOn, until } from './helpers/locks.js';
 import { boardFile, bytesOf, read } from './helpers/tmp.js';
@@ -124,26 +125,50 @@ describe('a board object kept between operations, whose path changes meanwhile',
   });
 });
 
-describe('without fs-ext', () => {
-  /** The CLI in a process where `fs-ext` cannot load, with only the MDCLAIM_* variables given. */
-  const noFsExt = (args: string[], extra: Record<string, string> = {}) => {
+describe('without fs-ext (no compiler at install)', () => {
+  /** The CLI in a process where `fs-ext` (and, with `koffi`, koffi too) cannot load, with only the MDCLAIM_* variables given. */
+  const unloadable = (args: string[], extra: Record<string, string> = {}, koffi = true) => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MDCLAIM_')));
-    return spawnSync(process.execPath, ['--import', fixture('no-fs-ext.mjs'), CLI, ...args], { encoding: 'utf8', env: { ...env, ...extra } });
+    const preload = ['--import', fixture('no-fs-ext.mjs'), ...(koffi ? [] : ['--import', fixture('no-koffi.mjs')])];
+    return spawnSync(process.execPath, [...preload, CLI, ...args], { encoding: 'utf8', env: { ...env, ...extra } });
   };
 
-  it('refuses with exit 1 and one line saying why and what to do, the board unchanged', () => {
+  it('claims through koffi with no setting and without a word on stderr', () => {
     const file = boardFile(BOARD);
-    const r = noFsExt(['next', '--file', file, '--by', 'w']);
+    const r = unloadable(['next', '--file', file, '--by', 'w']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(read(file)).toMatch(/^- \[🟡, w, /);
+    expect(readdirSync(dirname(file))).toEqual(['tasks.md']);
+  });
+
+  it('waits through koffi for a flock(1) on the directory: the same kernel lock', async () => {
+    const file = boardFile(BOARD);
+    const h = await outsideHolder(dirname(file));
+    try {
+      const r = await mdclaimAsync(['next', '--file', file, '--by', 'w', '--lock-timeout', '300ms'], { NODE_OPTIONS: `--import=${fixture('no-fs-ext.mjs')}` });
+      expect(r.stderr).toMatch(/^error\[LOCK_TIMEOUT\]: .*lock still held by another process after 300 ms\n$/);
+      expect(r.status).toBe(1);
+      expect(bytesOf(file).equals(Buffer.from(BOARD))).toBe(true);
+    } finally {
+      h.release();
+      await h.gone;
+    }
+  });
+
+  it('refuses with exit 1 and one line saying what fixes it when neither fs-ext nor koffi loads, the board unchanged', () => {
+    const file = boardFile(BOARD);
+    const r = unloadable(['next', '--file', file, '--by', 'w'], {}, false);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^error\[IO\]: cannot load fs-ext, .*npm rebuild fs-ext.*MDCLAIM_LOCK=mkdir for every process that claims from this board\n$/);
+    expect(r.stderr).toMatch(/^error\[IO\]: cannot take flock: neither fs-ext \(.*\) nor koffi \(.*\) loads; run `npm install` .*MDCLAIM_LOCK=mkdir for every process that claims from this board\n$/);
     expect(bytesOf(file).equals(Buffer.from(BOARD))).toBe(true);
     expect(readdirSync(dirname(file))).toEqual(['tasks.md']);
   });
 
   it.each(['mkdir', 'proper-lockfile'])('claims under MDCLAIM_LOCK=%s without a word on stderr, and leaves no lock behind', (lock) => {
     const file = boardFile(BOARD);
-    const r = noFsExt(['next', '--file', file, '--by', 'w'], { MDCLAIM_LOCK: lock });
+    const r = unloadable(['next', '--file', file, '--by', 'w'], { MDCLAIM_LOCK: lock }, false);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^claimed \w+ "[^"]*" by w /);

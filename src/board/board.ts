@@ -2,6 +2,7 @@ import { usage } from '../errors.js';
 import { toByteString } from '../format/bytes.js';
 import type { ByteString } from '../format/bytes.js';
 import type { Task } from '../format/task.js';
+import { refuseFileBoardOn } from '../platform/windows.js';
 import { FileStore, type WriteMode } from '../storage/file-store.js';
 import type { LockKind } from '../storage/lock.js';
 import { add } from './add.js';
@@ -37,7 +38,7 @@ export interface BoardOptions {
   write?: WriteMode;
   /** fdatasync the file (and the directory after a replace) before returning (default false). */
   durable?: boolean;
-  /** Which lock to take: `flock` on the board's directory, or `mkdir` (old name `proper-lockfile`) where fs-ext cannot load; every claimer of a board must take the same one (default `MDCLAIM_LOCK` or `flock`). */
+  /** Which lock to take: `flock` on the board's directory, or `mkdir` (old name `proper-lockfile`) where neither fs-ext nor koffi can load; every claimer of a board must take the same one (default `MDCLAIM_LOCK` or `flock`). */
   lock?: LockKind | 'proper-lockfile';
   /** Give up waiting for the lock after this long (default `10s`). */
   lockTimeout?: string | number;
@@ -57,6 +58,7 @@ export class Board implements TaskBoard, PathLocking {
 
   constructor(readonly path: string, options: BoardOptions = {}) {
     if (typeof path !== 'string' || path === '') throw usage('openBoard: path must be a non-empty string');
+    refuseFileBoardOn(process.platform, path);
     const write = options.write ?? (process.env['MDCLAIM_WRITE'] as WriteMode | undefined) ?? 'auto';
     if (write !== 'auto' && write !== 'replace') throw usage(`write must be "auto" or "replace", got "${String(write)}"`);
     this.leaseMs = parseDuration(options.lease ?? DEFAULT_LEASE, 'lease');
@@ -77,7 +79,7 @@ export class Board implements TaskBoard, PathLocking {
     return this.path;
   }
 
-  /** Which lock this board takes: `flock`, or `mkdir` when chosen. Throws IO when flock is wanted and fs-ext cannot load. */
+  /** Which lock this board takes: `flock`, or `mkdir` when chosen. Throws IO when flock is wanted and neither fs-ext nor koffi loads. */
   get lockKind(): LockKind {
     return this.store.lockKind;
   }

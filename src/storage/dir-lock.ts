@@ -1,12 +1,11 @@
 import { closeSync, fstatSync, openSync, statSync } from 'node:fs';
 import { MdclaimError } from '../errors.js';
 import { atDeadline } from './deadline.js';
+import type { FlockFn } from './flock/types.js';
 import { queueFlock, type QueueResult } from './flock-queue.js';
 import { QueueHelper } from './queue-helper.js';
 
-export interface FlockFn {
-  (fd: number, flags: 'sh' | 'ex' | 'shnb' | 'exnb' | 'un'): void;
-}
+export type { FlockFn } from './flock/types.js';
 
 /** How long a contended waiter polls before it asks flock(1) to queue for it, while no helper is ready. */
 const POLL_FIRST_MS = 2;

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { MdclaimError } from '../errors.js';
 import type { ByteString } from '../format/bytes.js';
 import { applyEditsToBuffer, type Edit } from '../format/edit.js';
+import { isSymlinkRefusal } from '../platform/symlink.js';
 import { refuseNetworkFs } from './fs-type.js';
 import { assertUnchanged } from './guard.js';
 import { ioError } from './io-error.js';
@@ -89,7 +90,7 @@ export class FileStore {
 
   constructor(readonly file: string, private readonly opts: StoreOptions) {}
 
-  /** The lock, chosen at the first operation (so a missing fs-ext fails that operation, as IO). */
+  /** The lock, chosen at the first operation (so a missing flock provider fails that operation, as IO). */
   get lock(): Lock {
     this.chosen ??= chooseLock(this.opts.lock);
     return this.chosen;
@@ -259,7 +260,7 @@ export class FileStore {
     try {
       fd = openSync(target.file, (writable ? constants.O_RDWR : constants.O_RDONLY) | OPEN_FLAGS);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ELOOP') {
+      if (isSymlinkRefusal((err as NodeJS.ErrnoException).code, process.platform)) {
         throw new MdclaimError('VERIFY', `${this.file}: became a symlink while mdclaim locked it; run it again`, { file: this.file });
       }
       throw ioError(this.file, err);

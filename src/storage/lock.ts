@@ -1,5 +1,6 @@
 import { MdclaimError } from '../errors.js';
-import { flockDir, loadFsExt } from './flock.js';
+import { flockDir } from './flock.js';
+import { flockProvider } from './flock/choose.js';
 import { mkdirLock, removeDeadPrepared } from './mkdir-lock.js';
 
 /** `proper-lockfile` is the old name of `mkdir`, still accepted. */
@@ -41,8 +42,8 @@ export function chooseLock(kind: string | undefined): Lock {
     return { kind: 'mkdir', attempt: (t) => mkdirLock(t.file), cleanUp: removeDeadPrepared };
   }
   if (wanted !== 'flock') throw new MdclaimError('USAGE', `unknown lock "${String(wanted)}" (expected flock or mkdir)`);
-  const ext = loadFsExt();
-  return { kind: 'flock', attempt: (t, exclusive) => flockDir(ext, t.dir, exclusive) };
+  const { flock } = flockProvider();
+  return { kind: 'flock', attempt: (t, exclusive) => flockDir(flock, t.dir, exclusive) };
 }
 
 const MAX_BACKOFF_MS = 4;

@@ -7,7 +7,7 @@ import { isGone, ownerName, parseOwner, selfOwner } from './owner.js';
 let seq = 0;
 
 /**
- * The lock for machines where fs-ext cannot load (`MDCLAIM_LOCK=mkdir`): the
+ * The lock for machines where no flock(2) provider loads (`MDCLAIM_LOCK=mkdir`): the
  * directory `<board>.lock`, holding one entry named after its owner (host,
  * boot, pid, start time). No shared mode: readers take it exclusively too.
  *

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { bootId, startTime } from '../platform/process-start.js';
 
 /**
  * Who holds a lock, precisely enough to tell that it is gone: a pid alone is
- * reused, so the record also holds the process's start time (in clock ticks
- * since boot, /proc/<pid>/stat field 22) and the boot it started in.
+ * reused, so the record also holds the process's start time (see
+ * platform/process-start: /proc on Linux, ps elsewhere) and the boot it started in.
  */
 export interface Owner {
   host: string;
@@ -17,7 +17,7 @@ let self: Owner | undefined;
 
 /** This process, read once: its start time and the boot id do not change while it runs. */
 export function selfOwner(): Owner {
-  self ??= { host: hostName(), boot: bootId(), pid: process.pid, start: startTime(process.pid) ?? '0' };
+  self ??= { host: hostName(), boot: bootId(process.platform), pid: process.pid, start: startTime(process.pid, process.platform) ?? '0' };
   return self;
 }
 
@@ -42,37 +42,15 @@ export function isGone(o: Owner): boolean {
   if (o.host !== me.host) return false;
   if (me.boot !== '' && o.boot !== '' && o.boot !== me.boot) return true; // that boot is over
   if (o.pid === me.pid) return o.start !== me.start;
-  const start = startTime(o.pid);
+  const start = startTime(o.pid, process.platform);
   if (start === 'zombie') return true;
   if (start !== null) return start !== o.start; // a different process now has that pid
-  // No /proc entry (or hidden by hidepid): ask the kernel whether the pid exists at all.
+  // Not found (no /proc entry, hidden by hidepid, or no ps): ask the kernel whether the pid exists at all.
   try {
     process.kill(o.pid, 0);
     return false;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
-
-/** Field 22 of /proc/<pid>/stat; 'zombie' for a process that has exited but not been reaped; null when unreadable. */
-function startTime(pid: number): string | 'zombie' | null {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-  } catch {
-    return null;
-  }
-  // Field 2 is the command name in parentheses and may itself hold spaces and ')'.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  if (fields[0] === 'Z' || fields[0] === 'X') return 'zombie';
-  return fields[19] ?? null;
-}
-
-function bootId(): string {
-  try {
-    return readFileSync('/proc/sys/kernel/random/boot_id', 'latin1').trim().replace(/-/g, '');
-  } catch {
-    return '';
   }
 }
 

@@ -1,11 +1,12 @@
 import {
-  closeSync, fchmodSync, fchownSync, fdatasyncSync, fsyncSync, ftruncateSync, openSync, readdirSync, readFileSync, readSync, renameSync,
+  closeSync, fchmodSync, fchownSync, fdatasyncSync, fsyncSync, ftruncateSync, openSync, readdirSync, readSync, renameSync,
   unlinkSync, writeSync,
 } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { MdclaimError } from '../errors.js';
 import type { Edit } from '../format/edit.js';
+import { fileSizeLimit } from '../platform/size-limit.js';
 import { ioError } from './io-error.js';
 
 /** A write of at most one page, not crossing a page boundary, is seen whole or not at all after a SIGKILL. */
@@ -31,18 +32,13 @@ export function inPlaceRange(oldSize: number, edits: readonly Edit[]): { at: num
 let limit: number | undefined;
 
 /**
- * This process's file size limit (`ulimit -f`), read once: the kernel cuts a
+ * This process's file size limit (`ulimit -f`, see platform/size-limit), read once: the kernel cuts a
  * write that passes it short, so a write that would is refused beforehand.
  * (A limit lowered later from outside, by prlimit, is caught by the short write.)
  */
 function sizeLimit(): number {
   if (limit === undefined) {
-    try {
-      const m = /^Max file size\s+(\S+)/m.exec(readFileSync('/proc/self/limits', 'latin1'));
-      limit = m && m[1] !== 'unlimited' ? Number(m[1]) : Infinity;
-    } catch {
-      limit = Infinity;
-    }
+    limit = fileSizeLimit(process.platform);
   }
   return limit;
 }

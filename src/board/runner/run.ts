@@ -1,6 +1,7 @@
 import { randomHex } from '../../builtins.js';
 import type { Task } from '../../format/task.js';
 import { after } from '../../storage/deadline.js';
+import { refuseCommandOn } from '../../platform/windows.js';
 import { sectionMatches } from '../claim.js';
 import { stillClaimable } from '../claimable.js';
 import { stamp, type RunEventBody } from './events.js';
@@ -17,6 +18,7 @@ import { Watchdog } from './watchdog.js';
  * operations, so it runs the same on any storage.
  */
 export async function runTasks(board: RunnerBoard, options: RunOptions): Promise<RunResult> {
+  refuseCommandOn(process.platform, 'run'); // process groups, /bin/sh and the watchdog's signals are POSIX's
   const s = settle(board, options);
   const by = s.by ?? `run-${randomHex(4)}`;
   const emit = (e: RunEventBody) => options.onEvent?.(stamp(e));

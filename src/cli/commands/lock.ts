@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { childProcess } from '../../builtins.js';
 import { constants } from 'node:os';
 import { usage } from '../../errors.js';
+import { refuseCommandOn } from '../../platform/windows.js';
 import { has } from '../args.js';
 import type { Command } from './types.js';
 import { fileBoard } from './kind.js';
@@ -17,6 +18,7 @@ const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
  * killed it). The lock is let go when it exits, whatever it did.
  */
 export const lock: Command = async (any, p) => {
+  refuseCommandOn(process.platform, 'lock');
   const board = fileBoard(any, 'lock', 'a database needs no outside lock: every change is one statement');
   const [cmd, ...args] = p.rest!;
   const release = await board.hold({ shared: has(p, 'shared') });
