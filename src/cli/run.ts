@@ -23,7 +23,8 @@ export async function run(argv: readonly string[], io: Output): Promise<number> 
     if (topic !== undefined && Object.hasOwn(COMMANDS, topic)) return show('help', commandHelp(topic).trimEnd());
     // A bare `mdclaim` is a usage error (exit 2) that teaches: the help, on stderr.
     if (p.command === undefined && !has(p, 'help')) {
-      if (!has(p, 'json')) io.err(globalHelp());
+      // io.err escapes control characters, newlines too: one line at a time.
+      if (!has(p, 'json')) for (const line of globalHelp().trimEnd().split('\n')) io.err(line);
       throw usage('no command given: mdclaim <command> [options] (mdclaim <command> --help for one)');
     }
     return show('help', globalHelp().trimEnd());
