@@ -173,9 +173,9 @@ describe('control characters in messages', () => {
     const shown = CONTROLS.map((c) => `\\u00${c.charCodeAt(0).toString(16)}[31m`).join('');
     const r = mdclaim(['claim', id, '--by', 'a', '--file', file, '--json']);
     expect(r.status).toBe(3);
-    expect(r.stderr).toBe(`error[NOT_FOUND]: no task with id ${shown}\n`);
-    expect(r.stdout).toBe(`{"error":{"code":"NOT_FOUND","message":"no task with id ${shown}"}}\n`);
-    expect(json(r.stdout).error.message).toBe(`no task with id ${id}`);
+    expect(r.stderr).toBe(`error[NOT_FOUND]: no task with id ${shown}, nor one whose id starts with it\n`);
+    expect(r.stdout).toBe(`{"error":{"code":"NOT_FOUND","message":"no task with id ${shown}, nor one whose id starts with it"}}\n`);
+    expect(json(r.stdout).error.message).toBe(`no task with id ${id}, nor one whose id starts with it`);
     expect(read(file)).toBe(BOARD);
   });
 

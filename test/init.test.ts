@@ -111,7 +111,7 @@ describe('mdclaim init', () => {
   it('is in the global help and has its own', () => {
     expect(mdclaim(['--help']).stdout).toMatch(/^ {2}init +write a starter tasks\.md/m);
     const own = mdclaim(['init', '--help']);
-    expect(own.stdout).toMatch(/^mdclaim init \[options\]\n/);
+    expect(own.stdout).toMatch(/^Usage: mdclaim init \[options\]\n/);
     expect(own.stdout).toMatch(/--agents/);
     expect(mdclaim(['init', '--by', 'x']).status).toBe(2);
   });

@@ -47,7 +47,7 @@ describe('mdclaim mcp', () => {
   it('answers a refusal with the CLI\'s one line, and an empty board with {"task": null}, not an error', async () => {
     const b = await fileKind.make(board(1));
     const s = await connect(b.location, ['--by', 'a']);
-    expect(await s.call('claim', { id: 'nope' })).toMatchObject({ isError: true, text: 'error[NOT_FOUND]: no task with id nope' });
+    expect(await s.call('claim', { id: 'nope' })).toMatchObject({ isError: true, text: 'error[NOT_FOUND]: no task with id nope, nor one whose id starts with it' });
     expect(await s.call('claim', { id: 'T-1', lease: '1s' })).toMatchObject({ isError: true, text: expect.stringMatching(/^error\[USAGE\]: lease must be at least 2s/) });
     expect(await s.call('done', { id: 'T-1', colour: 'red' })).toMatchObject({ isError: true, text: 'error[USAGE]: done does not take "colour" (it takes: id, commit)' });
     const first = await s.call('next');
@@ -127,9 +127,9 @@ describe.each(kinds)('mdclaim mcp on the $name board', (kind) => {
     expect(held).toMatchObject({ status: 'claimed', by: 'agent-a' });
     expect(Date.parse(held.expiresAt!)).toBeGreaterThan(Date.now() - 1000);
     const claim = await other.call('claim', { id: 'T-1' });
-    expect(claim).toMatchObject({ isError: true, text: expect.stringMatching(/^error\[CONFLICT\]: T-1 already claimed by agent-a/) });
+    expect(claim).toMatchObject({ isError: true, text: expect.stringMatching(/^error\[CONFLICT\]: T-1 "task 1" already claimed by agent-a/) });
     const done = await other.call('done', { id: 'T-1' });
-    expect(done).toMatchObject({ isError: true, text: 'error[CONFLICT]: T-1 is claimed by agent-a, not agent-b' });
+    expect(done).toMatchObject({ isError: true, text: 'error[CONFLICT]: T-1 "task 1" is claimed by agent-a, not agent-b' });
     expect((await a.call('done', { id: 'T-1' })).doc).toMatchObject({ task: { id: 'T-1', status: 'done', by: 'agent-a' } });
   });
 
@@ -202,7 +202,7 @@ describe.each(kinds)('mdclaim mcp on the $name board', (kind) => {
     await sleep(3000);
     const taken = (await tasks(b))[0]!;
     expect(taken).toMatchObject({ status: 'claimed', by: 'agent-b' });
-    expect(await a.call('done', { id: 'T-1' })).toMatchObject({ isError: true, text: 'error[CONFLICT]: T-1 is claimed by agent-b, not agent-a' });
+    expect(await a.call('done', { id: 'T-1' })).toMatchObject({ isError: true, text: 'error[CONFLICT]: T-1 "task 1" is claimed by agent-b, not agent-a' });
     // Closing the first session gives back nothing of the second's.
     await a.client.close();
     await a.exited;

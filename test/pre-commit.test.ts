@@ -62,7 +62,7 @@ describe('the shipped pre-commit hook', () => {
       r.stage('free.txt');
       const c = r.commit('zoe');
       expect(c.status).toBe(1);
-      expect(c.out).toMatch(new RegExp(`^error\\[CONFLICT\\]: ${holder} \\(write\\) on \\w+\n$`));
+      expect(c.out).toMatch(new RegExp(`^error\\[CONFLICT\\]: ${holder} \\(write\\) on \\w+ "[^"]*"\n$`));
     }
   });
 

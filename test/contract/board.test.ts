@@ -94,7 +94,7 @@ describe.each(kinds)('the $name board', (kind) => {
     const b = await kind.make(doc);
     expect((await b.board.list()).map((t) => [t.by, t.commit])).toEqual([['José', undefined], ['Zoë', undefined], ['Søren', 'café'], [undefined, undefined]]);
     const id = (await b.board.list())[0]!.id;
-    expect((await conflict(b.board.claim(id, { by: 'b' }))).message).toMatch(/^\S+ already claimed by José since 2099-01-01T00:00:00Z$/);
+    expect((await conflict(b.board.claim(id, { by: 'b' }))).message).toMatch(/^\S+ "mine \{writes: src\/\}" already claimed by José since 2099-01-01T00:00:00Z$/);
     const held = await conflict(b.board.claim((await b.board.list())[3]!.id, { by: 'b' }));
     expect(held).toMatchObject({ code: 'CONFLICT', holder: 'José' });
     expect(held.message).toMatch(/^José holds src\/ \(write\) on /);
