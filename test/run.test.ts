@@ -117,15 +117,15 @@ describe('mdclaim run, one pass', () => {
   });
 
   it.each([
-    ['a program not in PATH', () => 'no-such-program-here', 'not found in PATH'],
-    ['a path to no file', () => './no/such/file', 'no such file'],
-    ['a file that is not executable', (file: string) => file, 'not an executable file'],
-  ])('gives the task back and stops when the command cannot be started: %s', async (_, program, why) => {
+    ['a program not in PATH', () => 'no-such-program-here', 'command not found', 'not found in PATH'],
+    ['a path to no file', () => './no/such/file', 'command not found', 'no such file'],
+    ['a file that is not executable', (file: string) => file, 'command not executable', 'not an executable file'],
+  ])('gives the task back and stops with exit 1 when the command cannot be started: %s', async (_, program, what, why) => {
     const { file } = setup('- [ ] one\n');
     const before = bytesOf(file);
     const end = await runner(file, ['--', program(file)]).done;
-    expect(end.code).toBe(2);
-    expect(end.stderr).toContain(`error[USAGE]: cannot start "${program(file)}": ${why}\n`);
+    expect(end.code).toBe(1);
+    expect(end.stderr).toContain(`error[COMMAND]: ${what}: ${program(file)} (${why}); the task was given back\n`);
     expect(bytesOf(file)).toEqual(before);
   });
 });

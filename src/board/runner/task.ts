@@ -1,6 +1,6 @@
 import { childProcess } from '../../builtins.js';
 import type { Writable } from 'node:stream';
-import { usage } from '../../errors.js';
+import { MdclaimError } from '../../errors.js';
 import type { Task } from '../../format/task.js';
 import { taskEnv } from './env.js';
 import type { RunEventBody } from './events.js';
@@ -84,7 +84,8 @@ export class RunningTask {
     } catch (err) {
       // A command that cannot start is the runner's mistake, not the task's: give the task back.
       await hb.write((fence) => ctx.board.release(task.id, fence));
-      throw usage(`cannot start "${ctx.command[0]}": ${(err as Error).message}`);
+      const why = (err as Error).message;
+      throw cannotStart(ctx.command, why, why === 'not an executable file' ? 'command not executable' : 'command not found');
     }
     this.group = group;
     // The command waits at its gate while the claim is renewed: it never starts on a claim that lapsed meanwhile.
@@ -161,6 +162,7 @@ export class RunningTask {
       ctx.emit({ event: 'released', id: task.id, ms: this.ms() });
       return { id: task.id, outcome: 'released', ms: this.ms() };
     }
+    if (exit.code === 126 || exit.code === 127) return this.unstartable(hb, exit);
     if (exit.code !== 0) return this.failed(hb, failureReason(exit));
     const commit = ctx.commit ? await headCommit(ctx.cwd) : undefined;
     const withCommit = commit === undefined ? {} : { commit };
@@ -176,6 +178,14 @@ export class RunningTask {
     return { id: this.task.id, outcome: 'failed', reason, ms: this.ms() };
   }
 
+  /** A shell's 126/127 (not executable, not found) is the runner's mistake, not the task's: give it back and stop. */
+  private async unstartable(hb: Heartbeat, exit: GroupExit): Promise<TaskOutcome> {
+    const { board } = this.ctx;
+    if (!(await hb.write((fence) => board.release(this.task.id, fence)))) return this.lost(hb.lostReason!);
+    this.ctx.emit({ event: 'released', id: this.task.id, ms: this.ms() });
+    throw cannotStart(this.ctx.command, failureReason(exit), exit.code === 126 ? 'command not executable' : 'command not found');
+  }
+
   private lost(reason: string): TaskOutcome {
     this.ctx.emit({ event: 'lost', id: this.task.id, reason, ms: this.ms() });
     return { id: this.task.id, outcome: 'lost', reason, ms: this.ms() };
@@ -189,6 +199,15 @@ export class RunningTask {
 /** What the command's group is sent when the runner is stopped: ^C as ^C, anything else (a hangup, a closed stdout) as SIGTERM. */
 function passedOn(sig: StopSignal): NodeJS.Signals {
   return sig === 'SIGINT' ? 'SIGINT' : 'SIGTERM';
+}
+
+/** The one line a runner stops with when its command cannot start: it names the command and why. */
+function cannotStart(command: readonly string[], why: string, what: string): MdclaimError {
+  return new MdclaimError('COMMAND', `${what}: ${command.map(quoted).join(' ')} (${why}); the task was given back`);
+}
+
+function quoted(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** `exit 1: <last stderr line>`, or `killed by SIGSEGV`, for the task's line. */
