@@ -4,7 +4,6 @@ import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MdclaimError, openBoard } from '../src/index.js';
 import { CLI, mdclaim, mdclaimAsync } from './helpers/cli.js';
-import { outsideHolder } from './helpers/locks.js';
 import { fixture, lines, start } from './helpers/procs.js';
 import { outsideHolder, queuedOn, until } from './helpers/locks.js';
 import { boardFile, bytesOf, read } from './helpers/tmp.js';
