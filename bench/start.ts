@@ -53,7 +53,10 @@ export async function commandStart(cfg: StartConfig): Promise<StartResult> {
     gate: () => timed('/bin/sh', ['-c', GATE, 'mdclaim-run', 'true'], true),
     runner: async () => {
       const t0 = clock();
-      await (await ProcessGroup.start(['true'], opts)).exited;
+      const group = await ProcessGroup.start(['true'], opts);
+      // The command waits at its gate until the runner says go (after it has renewed the claim).
+      group.go();
+      await group.exited;
       return toMs(clock() - t0);
     },
   };
