@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PgBoard } from '../src/index.js';
 import { mdclaimAsync, type CliResult } from './helpers/cli.js';
-import { boardUrl, dropBoards, PG_URL, pgReachable, uniqueBoard } from './helpers/pg.js';
+import { boardUrl, dropBoards, PG_URL, pgReachable, uniqueBoard, importBoard } from './helpers/pg.js';
 
 // A PostgreSQL connection the server ends under mdclaim (pg_terminate_backend,
 // as a restart or a failover would) is one line error[IO] for a CLI call, or
@@ -16,12 +16,7 @@ afterAll(() => dropBoards(names));
 async function board(doc: string): Promise<{ name: string; url: string }> {
   const name = uniqueBoard('d');
   names.push(name);
-  const b = new PgBoard(boardUrl(name));
-  try {
-    await b.importDocument(Buffer.from(doc));
-  } finally {
-    await b.close();
-  }
+  await importBoard(name, doc);
   // Only this board's connections carry this name: the terminator ends no one else's.
   const url = new URL(boardUrl(name));
   url.searchParams.set('application_name', name);

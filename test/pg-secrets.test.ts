@@ -2,9 +2,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PgBoard } from '../src/index.js';
 import { CLI, mdclaimAsync } from './helpers/cli.js';
-import { boardUrl, dropBoards, PG_URL, pgReachable, sql, uniqueBoard } from './helpers/pg.js';
+import { boardUrl, dropBoards, PG_URL, pgReachable, sql, uniqueBoard, importBoard } from './helpers/pg.js';
 import { boardFile } from './helpers/tmp.js';
 
 // What the CLI shows of a board URL with a password: never the password (in
@@ -18,12 +17,7 @@ afterAll(() => dropBoards(names));
 async function board(doc: string): Promise<string> {
   const name = uniqueBoard('s');
   names.push(name);
-  const b = new PgBoard(boardUrl(name));
-  try {
-    await b.importDocument(Buffer.from(doc));
-  } finally {
-    await b.close();
-  }
+  await importBoard(name, doc);
   return name;
 }
 

@@ -1,3 +1,4 @@
+import { PgBoard } from '../../src/pg/board.js';
 import pg from 'pg';
 import { inject } from 'vitest';
 
@@ -61,4 +62,14 @@ export async function sql<R extends pg.QueryResultRow = pg.QueryResultRow>(text:
 export async function dropBoards(names: readonly string[]): Promise<void> {
   if (names.length === 0 || !pgReachable) return;
   await sql('DELETE FROM mdclaim.board WHERE name = ANY($1)', [names]);
+}
+
+/** Load `doc` into board `name` on the test server (setting up a test, not the thing under test). */
+export async function importBoard(name: string, doc: string): Promise<void> {
+  const b = new PgBoard(boardUrl(name));
+  try {
+    await b.importDocument(Buffer.from(doc));
+  } finally {
+    await b.close();
+  }
 }
