@@ -1,4 +1,5 @@
-import { usage } from '../errors.js';
+import { MdclaimError, usage } from '../errors.js';
+import { named } from '../format/named.js';
 import { toByteString } from '../format/bytes.js';
 import type { ByteString } from '../format/bytes.js';
 import type { Task } from '../format/task.js';
@@ -10,15 +11,16 @@ import { checkReading } from './check-reading.js';
 import { claimById, claimNext } from './claim.js';
 import { parseDuration } from './duration.js';
 import { applyEdit, type EditResult } from './edit.js';
-import { done, fail, heartbeat, release } from './finish.js';
+import { done, fail, heartbeat, release, retry } from './finish.js';
 import { resultOf, type Plan } from './plan.js';
 import { reap } from './reap.js';
 import { reopen } from './reopen.js';
 import { idIn } from './resolve-id.js';
 import { listTasks } from './walk.js';
 import { warmUp } from './warm-up.js';
-import { checkBy, checkHolder, checkId, checkSection, checkTags } from './checks.js';
-import type { HistoryEvent, HolderOptions, NextOptions, TaskBoard } from './types.js';
+import { checkBy, checkHolder, checkId, checkMaxAttempts, checkSection, checkTags } from './checks.js';
+import { formatClaimedAt } from '../format/marker.js';
+import type { ClaimOptions, HistoryEvent, HolderOptions, NextOptions, ReapOptions, RetryOptions, TaskBoard } from './types.js';
 
 export type { HolderOptions, NextOptions } from './types.js';
 import { checkPaths, listPaths } from './list-paths.js';
@@ -105,7 +107,8 @@ export class Board implements TaskBoard, PathLocking {
     const by = checkBy(options?.by);
     const leaseMs = this.lease(options.lease);
     const filter = { ...(options.tags ? { tags: checkTags(options.tags) } : {}), ...(options.section === undefined ? {} : { section: checkSection(options.section) }) };
-    return this.update((src) => claimNext(src, filter, { by, leaseMs, now: this.now() }));
+    const max = budget(options);
+    return this.update((src) => claimNext(src, filter, { by, leaseMs, now: this.now(), ...max }));
   }
 
   /**
@@ -115,11 +118,12 @@ export class Board implements TaskBoard, PathLocking {
    * blocked; NOT_FOUND when no task has the id; USAGE when the id is a tracker
    * key on several tasks (the message lists their ids).
    */
-  async claim(id: string, options: { by: string; lease?: string | number }): Promise<Task> {
+  async claim(id: string, options: ClaimOptions): Promise<Task> {
     const by = checkBy(options?.by);
     const leaseMs = this.lease(options.lease);
     checkId(id);
-    return this.update((src) => claimById(src, idIn(src, id), { by, leaseMs, now: this.now() }));
+    const max = budget(options);
+    return parkedIsConflict(await this.update((src) => claimById(src, idIn(src, id), { by, leaseMs, now: this.now(), ...max })));
   }
 
   /** Renew the holder's claim timestamp; the claim keeps its own lease. */
@@ -141,10 +145,19 @@ export class Board implements TaskBoard, PathLocking {
     return this.update((src) => fail(src, idIn(src, id), who, options.reason));
   }
 
+  /** Give the task back unworked (`[ ]`): its claim counts no attempt, so claim + release leaves the line as it was. */
   async release(id: string, options: HolderOptions): Promise<Task> {
     const who = checkHolder(options);
     checkId(id);
     return this.update((src) => release(src, idIn(src, id), who));
+  }
+
+  /** Give the task back for a retry: `[ ]`, its attempt counted, and `not before` now + delay (to the second, rounded up) on its line. */
+  async retry(id: string, options: RetryOptions): Promise<Task> {
+    const who = checkHolder(options);
+    checkId(id);
+    const delayMs = parseDuration(options?.delay, 'delay');
+    return this.update((src) => retry(src, idIn(src, id), who, formatClaimedAt(Math.ceil((this.now() + delayMs) / 1000) * 1000)));
   }
 
   /**
@@ -161,13 +174,15 @@ export class Board implements TaskBoard, PathLocking {
   /**
    * Reopen every claim past its own lease; with `ttl`, also every claim at
    * least that old whatever its lease (the operator's override). Untimed ADW
-   * claims only with `includeUntimed`. Returns them as they were.
+   * claims only with `includeUntimed`. With `maxAttempts`, a claim whose task
+   * has had that many attempts is parked (failed) instead. Returns them as they were.
    */
-  async reap(options: { ttl?: string | number; dryRun?: boolean; includeUntimed?: boolean } = {}): Promise<Task[]> {
+  async reap(options: ReapOptions = {}): Promise<Task[]> {
     const ttlMs = options.ttl === undefined ? undefined : parseDuration(options.ttl, 'ttl');
     const dryRun = options.dryRun ?? false;
     const includeUntimed = options.includeUntimed ?? false;
-    const decide = (src: ByteString) => reap(src, { ...(ttlMs === undefined ? {} : { ttlMs }), dryRun, includeUntimed, now: this.now() });
+    const max = options.maxAttempts === undefined ? {} : { maxAttempts: checkMaxAttempts(options.maxAttempts) };
+    const decide = (src: ByteString) => reap(src, { ...(ttlMs === undefined ? {} : { ttlMs }), dryRun, includeUntimed, ...max, now: this.now() });
     // A dry run writes nothing: the shared read lock, and read permission, are enough.
     if (dryRun) return this.store.read((src) => resultOf(decide(src)));
     return this.update(decide);
@@ -291,6 +306,17 @@ export class Board implements TaskBoard, PathLocking {
   private lease(lease: string | number | undefined): number {
     return lease === undefined ? this.leaseMs : parseDuration(lease, 'lease');
   }
+}
+
+/** The budget a claimer passes, checked. */
+function budget(options: { maxAttempts?: number }): { maxAttempts?: number } {
+  return options.maxAttempts === undefined ? {} : { maxAttempts: checkMaxAttempts(options.maxAttempts) };
+}
+
+/** A claim by id that parked its task instead (a takeover at the budget): CONFLICT, saying so, once the parking is written. */
+export function parkedIsConflict(task: Task): Task {
+  if (task.status !== 'failed') return task;
+  throw new MdclaimError('CONFLICT', `${named(task)} was not taken over but parked: ${task.reason}`);
 }
 
 /** How often an edit is merged outside the lock before the board's churn has it merged under the lock. */

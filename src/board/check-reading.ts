@@ -78,8 +78,8 @@ function checkLines(src: ByteString, changes: readonly Changed[], sorted: readon
   }
 }
 
-type Fields = Pick<Task, 'status' | 'by' | 'claimedAt' | 'lease' | 'commit' | 'text' | 'reason' | 'locks'>;
-const KEYS = ['status', 'by', 'claimedAt', 'lease', 'commit', 'text', 'reason'] as const;
+type Fields = Pick<Task, 'status' | 'by' | 'claimedAt' | 'lease' | 'commit' | 'text' | 'reason' | 'attempts' | 'notBefore' | 'locks'>;
+const KEYS = ['status', 'by', 'claimedAt', 'lease', 'commit', 'text', 'reason', 'attempts', 'notBefore'] as const;
 
 function fields(t: Task): Fields {
   const f: Fields = { status: t.status, text: t.text, locks: t.locks ?? [] };

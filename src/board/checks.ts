@@ -43,3 +43,9 @@ export function checkSection(section: unknown): string {
   if (typeof section !== 'string') throw usage(`section must be a string, got ${typeof section}`);
   return sectionName(section);
 }
+
+/** An attempts budget: a whole number from 1 (a claim is an attempt, so a budget of none parks every task). */
+export function checkMaxAttempts(n: unknown, name = 'maxAttempts'): number {
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 999_999) throw usage(`${name} must be a whole number from 1 to 999999, got ${typeof n === 'number' ? n : typeof n}`);
+  return n;
+}

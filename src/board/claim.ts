@@ -4,11 +4,14 @@ import { bytes, utf8, type ByteString } from '../format/bytes.js';
 import { formatDuration } from '../format/duration.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
 import { settledRun } from '../format/settled-run.js';
-import { claimTimes, parseTags, reshaped, textBetween, type Task } from '../format/task.js';
-import { blockingHold, cutoff, isClaimable, isLapsedAt, type Cutoff } from './claimable.js';
+import { claimTimes, parseTags, reshaped, textAndTries, textBetween, type Task } from '../format/task.js';
+import type { TaskScanner } from '../format/scan.js';
+import { blockingHold, cutoff, isClaimable, isDue, isLapsedAt, type Cutoff } from './claimable.js';
 import { notClaimable } from './conflict.js';
 import { boardHolds, declaredOf, heldBy, holdsOf, mayHoldPaths, refuseBadDeclared, type Hold, type Paths } from './held.js';
-import { dropLocks, markerEdit, type Changed, type Plan } from './plan.js';
+import { atBudget, parkedTask, withParks } from './park.js';
+import { dropLocks, keptTries, markerAndTriesEdit, markerEdit, withTries, type Changed, type Plan } from './plan.js';
+import { attemptsOf, recordedTries, renderTries } from '../format/attempts.js';
 import { lookup, seenAt, taskOf, walk, walkLines, type Seen } from './walk.js';
 
 export interface ClaimArgs {
@@ -16,6 +19,8 @@ export interface ClaimArgs {
   /** The new claim's own lease, written on its line when it is not the default. */
   leaseMs: number;
   now: number;
+  /** The claimer's attempts budget: a lapsed claim whose task has had this many is parked, not taken over; and the claim is counted on its line. */
+  maxAttempts?: number;
 }
 
 export interface NextFilter {
@@ -27,18 +32,27 @@ export interface NextFilter {
  * Rewrite one task's marker as claimed by `by` now, with its lease. A new
  * claim starts with no locks: whatever lock lines the line had (a lapsed
  * holder's, taken over) go in the same write. A renewal of one's own live
- * claim keeps them. The task returned (its id, tags, times) is built once
- * the lock is let go; what the line must read as is known without it.
+ * claim keeps them. A new claim, a takeover too, counts an attempt and ends
+ * a retry's wait; a renewal is no new attempt. The task returned (its id,
+ * tags, times) is built once the lock is let go; what the line must read as
+ * is known without it.
  */
 function claimChange(src: ByteString, seen: Seen, args: ClaimArgs, renewal = false): Plan<Task> {
   const claimedAt = formatClaimedAt(args.now);
   const marker = { status: 'claimed' as const, by: args.by, claimedAt, leaseMs: args.leaseMs };
-  const edits = [markerEdit(seen, bytes(renderMarker(marker))), ...(renewal ? [] : dropLocks(src, seen))];
+  // Counted on the line once the task is counted there, or a budget asks (see attempts.ts).
+  const counting = !renewal && (seen.tries !== null || args.maxAttempts !== undefined);
+  const attempts = attemptsOf(seen.t.marker.status, seen.tries) + 1;
+  const tries = counting ? recordedTries('claimed', attempts) : keptTries(seen, 'claimed');
+  const newMarker = bytes(renderMarker(marker));
+  // A claim ends a retry's wait: a line that waited loses its not-before time.
+  const lineEdit = counting || seen.tries?.notBefore !== undefined ? markerAndTriesEdit(src, seen, newMarker, renderTries('claimed', counting ? attempts : attemptsOf('claimed', seen.tries))) : markerEdit(seen, newMarker);
+  const edits = [lineEdit, ...(renewal ? [] : dropLocks(src, seen))];
   const text = utf8(src, seen.text[0], seen.text[1]);
   // A renewal says nothing of the locks: they stay as they read (see checkReading).
-  const want: Changed['want'] = { status: 'claimed', text, by: args.by, claimedAt, lease: formatDuration(args.leaseMs), ...(renewal ? {} : { locks: [] }) };
+  const want: Changed['want'] = { status: 'claimed', text, by: args.by, claimedAt, lease: formatDuration(args.leaseMs), ...tries, ...(renewal ? {} : { locks: [] }) };
   const drop = renewal ? (['commit', 'reason'] as const) : (['commit', 'reason', 'locks'] as const);
-  const later = () => reshaped(taskOf(src, seen), { status: 'claimed', by: args.by, ...claimTimes(marker) }, drop);
+  const later = () => withTries(reshaped(taskOf(src, seen), { status: 'claimed', by: args.by, ...claimTimes(marker) }, drop), tries);
   return { edits, later, changes: [{ seen, want }] };
 }
 
@@ -58,17 +72,22 @@ export function worktreeOf(section: string): string | undefined {
 export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs): Plan<Task | null> {
   const tags = filter.tags ?? [];
   const now = cutoff(args.now);
-  if (mayHoldPaths(src)) {
-    // A board with path declarations or locks: every line's holds matter (see firstFree).
-    const wanted = (s: Seen) =>
-      isClaimable(s.t.marker, s.aboveAllDone, now) &&
-      (filter.section === undefined || sectionMatches(s.t.section, filter.section)) &&
-      (tags.length === 0 || hasTags(src, s.text, tags));
+  if (args.maxAttempts !== undefined || mayHoldPaths(src)) {
+    // A board with path declarations or locks: every line's holds matter (see firstFree). A budget: lapsed claims past it are parked on the way.
+    const parked: Seen[] = [];
+    const wanted = (s: Seen) => {
+      const ok =
+        isClaimable(s.t.marker, s.aboveAllDone, now, s.tries?.notBefore) &&
+        (filter.section === undefined || sectionMatches(s.t.section, filter.section)) &&
+        (tags.length === 0 || hasTags(src, s.text, tags));
+      if (ok && atBudget(s, args.maxAttempts)) parked.push(s);
+      return ok && !atBudget(s, args.maxAttempts);
+    };
     const free = firstFree(src, wanted, now);
-    if (!free) return { edits: [], result: null, changes: [] };
+    if (!free) return withParks(src, parked, { edits: [], result: null, changes: [] });
     // Only the task taken may be refused for its declaration: a bad one below it stops nobody.
     refuseBadDeclared(src, free);
-    return claimChange(src, free, args);
+    return withParks(src, parked, claimChange(src, free, args));
   }
   let allDone = false;
   // Done, failed and live default-lease claims are never claimable, so runs of them are passed
@@ -78,7 +97,7 @@ export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs):
   const settled = iso === null ? undefined : () => settledRun(`${iso.slice(0, 17)}59Z`);
   const picked = walkLines(src, (s, aboveAllDone) => {
     // A claim mdclaim wrote with the default lease is judged where it lies; any other line by its marker.
-    const claimable = s.claimTime >= 0 ? isLapsedAt(src, s.claimTime, now) : isClaimable(s.marker(), aboveAllDone, now);
+    const claimable = s.claimTime >= 0 ? isLapsedAt(src, s.claimTime, now) && isDue(notBeforeOf(src, s), now) : isClaimable(s.marker(), aboveAllDone, now, notBeforeOf(src, s));
     allDone = aboveAllDone;
     return (
       claimable &&
@@ -118,6 +137,11 @@ function firstFree(src: ByteString, wanted: (s: Seen) => boolean, now: Cutoff): 
   return pending.find((p) => blockingHold(p.paths, held) === null)?.seen ?? free;
 }
 
+/** The not-before time of the line the scanner stands on, if its text ends in one. */
+function notBeforeOf(src: ByteString, s: TaskScanner): string | undefined {
+  return textAndTries(src, s.status, s.markerEnd, s.end).tries?.notBefore;
+}
+
 function hasTags(src: ByteString, text: [number, number], tags: readonly string[]): boolean {
   const have = parseTags(utf8(src, text[0], text[1]));
   return tags.every((t) => have.includes(t));
@@ -131,17 +155,21 @@ function hasTags(src: ByteString, text: [number, number], tags: readonly string[
  */
 export function claimById(src: ByteString, id: string, args: ClaimArgs): Plan<Task> {
   const now = cutoff(args.now);
-  const claimable = (s: Seen) => isClaimable(s.t.marker, s.aboveAllDone, now);
+  const claimable = (s: Seen) => isClaimable(s.t.marker, s.aboveAllDone, now, s.tries?.notBefore);
   const { form, found } = lookup(src, id, (s) => claimable(s));
   if (found.length === 0) throw new MdclaimError('NOT_FOUND', `no task with id ${id}`);
   if (form === 'key' && found.length > 1) throw ambiguousKey(src, id, found);
   const pick = found.find(claimable);
+  if (pick && atBudget(pick, args.maxAttempts)) {
+    // Parked, not taken: the caller learns it as a failed task (the board turns that into a CONFLICT).
+    return withParks(src, [pick], { edits: [], later: () => parkedTask(src, pick), changes: [] });
+  }
   if (pick) {
     refuseHeldPaths(src, pick, now);
     return claimChange(src, pick, args);
   }
   const own = found.find((s) => s.t.marker.status === 'claimed' && s.t.marker.by === args.by);
-  if (!own) throw notClaimable(taskOf(src, found[0]!));
+  if (!own) throw notClaimable(taskOf(src, found[0]!), args.now);
   return claimChange(src, own, args, true);
 }
 

@@ -57,12 +57,25 @@ export function isLapsed(m: Marker, now: Cutoff): boolean {
 }
 
 /**
- * The one claimable predicate, by its marker: open; or blocked (`[⏰]`) with
- * every task above it in its section done; or claimed with a lapsed lease
- * (takeover). A task that declares paths must also pass blockingHold below:
- * claimable means both.
+ * Has a retry's time come? A task given back for a retry (its line's
+ * `not before <time>`) may be claimed from that instant on, by any claimer;
+ * a time that names no instant holds nothing back.
  */
-export function isClaimable(m: Marker, aboveAllDone: boolean, now: Cutoff): boolean {
+export function isDue(notBefore: string | undefined, now: Cutoff): boolean {
+  if (notBefore === undefined) return true;
+  const at = claimInstant(notBefore);
+  return at === null || at <= now.now;
+}
+
+/**
+ * The one claimable predicate, by its marker and its line's not-before time:
+ * open; or blocked (`[⏰]`) with every task above it in its section done; or
+ * claimed with a lapsed lease (takeover); and in each case not waiting for a
+ * retry's time (isDue). A task that declares paths must also pass
+ * blockingHold below: claimable means both.
+ */
+export function isClaimable(m: Marker, aboveAllDone: boolean, now: Cutoff, notBefore: string | undefined): boolean {
+  if (notBefore !== undefined && !isDue(notBefore, now)) return false;
   switch (m.status) {
     case 'open':
       return true;

@@ -7,7 +7,8 @@ import { ambiguousKey } from './claim.js';
 import { cutoff } from './claimable.js';
 import { refuseRetaken } from './held.js';
 import { notHolder } from './conflict.js';
-import { dropLocks, markerPlan, wantOf, type Plan } from './plan.js';
+import { dropLocks, markerAndTriesEdit, markerPlan, wantOf, withTries, type Plan } from './plan.js';
+import { attemptsOf, recordedTries, renderTries } from '../format/attempts.js';
 import { lookup, sameText, taskOf, type Seen } from './walk.js';
 
 // The transitions only the holder may make: heartbeat, done, fail, release.
@@ -70,8 +71,8 @@ export function fail(src: ByteString, id: string, who: Holder, reason?: string):
   const { seen, task } = held(src, id, who);
   const folded = reason === undefined ? '' : foldReason(reason);
   const result = finished(task, 'failed');
-  // One edit from the marker to the end of the text, so a short line can still be written in place.
-  const [, textEnd] = seen.text;
+  // One edit from the marker to the end of the text (and its attempts field), so a short line can still be written in place.
+  const textEnd = seen.triesEnd;
   let bytesOut = bytes(renderMarker({ status: 'failed', by: who.by })) + src.slice(seen.t.marker.end, textEnd);
   if (folded !== '') {
     bytesOut += bytes(`${FAILED_SEP} ${folded}`);
@@ -80,8 +81,28 @@ export function fail(src: ByteString, id: string, who: Holder, reason?: string):
   return { edits: [{ start: seen.t.markerStart, end: textEnd, bytes: bytesOut }, ...dropLocks(src, seen)], result, changes: [{ seen, want: wantOf(result) }] };
 }
 
-/** Give the task back: `[ ]`, so claim + release restores a `[ ]` line byte for byte (its locks go too). */
+/**
+ * Give the task back: `[ ]`, and the attempt its claim counted with it (a
+ * task handed back unworked was not tried), so claim + release restores a
+ * `[ ]` line byte for byte (its locks go too).
+ */
 export function release(src: ByteString, id: string, who: Holder): Plan<Task> {
   const { seen, task } = held(src, id, who);
-  return markerPlan(seen, bytes(renderMarker({ status: 'open' })), finished(task, 'open'), dropLocks(src, seen));
+  return giveBack(src, seen, task, attemptsOf('claimed', seen.tries) - 1);
+}
+
+/**
+ * Give the task back for a retry: `[ ]`, the attempt kept, and no claim of
+ * anyone's takes it before `notBefore` (written on its line).
+ */
+export function retry(src: ByteString, id: string, who: Holder, notBefore: string): Plan<Task> {
+  const { seen, task } = held(src, id, who);
+  return giveBack(src, seen, task, attemptsOf('claimed', seen.tries), notBefore);
+}
+
+function giveBack(src: ByteString, seen: Seen, task: Task, attempts: number, notBefore?: string): Plan<Task> {
+  const open = bytes(renderMarker({ status: 'open' }));
+  const result = withTries(finished(task, 'open'), recordedTries('open', attempts, notBefore));
+  const edit = markerAndTriesEdit(src, seen, open, renderTries('open', attempts, notBefore));
+  return { edits: [edit, ...dropLocks(src, seen)], result, changes: [{ seen, want: wantOf(result) }] };
 }

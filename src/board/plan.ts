@@ -1,7 +1,7 @@
 import type { ByteString } from '../format/bytes.js';
 import type { Edit } from '../format/edit.js';
 import { locksAfter } from '../format/locks.js';
-import type { Task } from '../format/task.js';
+import { reshaped, type Task } from '../format/task.js';
 import type { Seen } from './walk.js';
 
 /** How one task must read after a change: its new status and fields, and the same text. */
@@ -9,7 +9,7 @@ export interface Changed {
   /** The task as it read before. */
   seen: Seen;
   /** What it must read as after: every field the new marker sets, and the text (and reason) the line then carries. */
-  want: Pick<Task, 'status' | 'by' | 'claimedAt' | 'lease' | 'commit' | 'text' | 'reason' | 'locks'>;
+  want: Pick<Task, 'status' | 'by' | 'claimedAt' | 'lease' | 'commit' | 'text' | 'reason' | 'attempts' | 'notBefore' | 'locks'>;
 }
 
 /** An added task: where it must stand and what it must read as. */
@@ -52,8 +52,37 @@ export function markerEdit(seen: Seen, marker: string): Edit {
 /** What the task must read as after the change: its fields, its text, and its locks (none when `t` has none). */
 export function wantOf(t: Task): Changed['want'] {
   const want: Changed['want'] = { status: t.status, text: t.text, locks: t.locks ?? [] };
-  for (const k of ['by', 'claimedAt', 'lease', 'commit', 'reason'] as const) if (t[k] !== undefined) want[k] = t[k];
+  for (const k of ['by', 'claimedAt', 'lease', 'commit', 'reason', 'notBefore'] as const) if (t[k] !== undefined) want[k] = t[k];
+  if (t.attempts !== undefined) want.attempts = t.attempts;
   return want;
+}
+
+/**
+ * The edit that puts `marker` in place of the task's marker and `tries` (an
+ * attempts field as renderTries writes it, or '') in place of the line's
+ * attempts field: the marker alone when the field stays as it is, else one
+ * edit from the marker to the field's end, so a short line is still one write.
+ */
+export function markerAndTriesEdit(src: ByteString, seen: Seen, marker: string, tries: string): Edit {
+  const from = seen.tries === null ? seen.text[1] : seen.tries.start;
+  if (src.slice(from, seen.triesEnd) === tries) return markerEdit(seen, marker);
+  return { start: seen.t.markerStart, end: seen.triesEnd, bytes: marker + src.slice(seen.t.marker.end, from) + tries };
+}
+
+/** The attempts fields the line has now, for a change that keeps them. */
+export function keptTries(seen: Seen, status?: Task['status']): Pick<Task, 'attempts' | 'notBefore'> {
+  if (seen.tries === null) return {};
+  // A new claim keeps the count and ends the wait.
+  if (status === 'claimed') return { attempts: seen.tries.attempts };
+  return seen.tries.notBefore === undefined ? { attempts: seen.tries.attempts } : { attempts: seen.tries.attempts, notBefore: seen.tries.notBefore };
+}
+
+/** `t` with the attempts fields the line will record in place of those it had. */
+export function withTries(t: Task, fields: Pick<Task, 'attempts' | 'notBefore'>): Task {
+  const out = reshaped(t, {}, ['attempts', 'notBefore']);
+  if (fields.attempts !== undefined) out.attempts = fields.attempts;
+  if (fields.notBefore !== undefined) out.notBefore = fields.notBefore;
+  return out;
 }
 
 /**

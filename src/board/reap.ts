@@ -2,8 +2,10 @@ import type { ByteString } from '../format/bytes.js';
 import { bytes } from '../format/bytes.js';
 import { renderMarker } from '../format/marker.js';
 import { textBetween, toTask, type Task } from '../format/task.js';
+import { parkEdit } from './park.js';
+import { attemptsOf, recordedTries, renderTries } from '../format/attempts.js';
 import { cutoff, isLapsed, isOlderThan } from './claimable.js';
-import { dropLocks, type Changed, type Plan } from './plan.js';
+import { dropLocks, markerAndTriesEdit, type Changed, type Plan } from './plan.js';
 import { KeyCount, seenAt, walkLines, type Seen } from './walk.js';
 
 export interface ReapArgs {
@@ -13,6 +15,8 @@ export interface ReapArgs {
   dryRun: boolean;
   /** Also revert ADW claims with no timestamp (`[🟡, id]`), whose age is unknown. */
   includeUntimed: boolean;
+  /** Park instead of reopening a claim whose task has had this many attempts: `[❌]`, with a reason that says so. */
+  maxAttempts?: number;
 }
 
 /**
@@ -37,8 +41,21 @@ export function reap(src: ByteString, args: ReapArgs): Plan<Task[]> {
   const reaped = stale.map((s) => toTask(src, s.t, keys.idOf(src, s)));
   if (args.dryRun) return { edits: [], result: reaped, changes: [] };
   const open = bytes(renderMarker({ status: 'open' }));
-  const changes: Changed[] = stale.map((s, i) => ({ seen: s, want: { status: 'open', text: reaped[i]!.text, locks: [] } }));
-  // A reopened task's path locks leave with its claim, in the same write.
-  const edits = stale.flatMap((s) => [{ start: s.t.markerStart, end: s.t.marker.end, bytes: open }, ...dropLocks(src, s)]);
+  const changes: Changed[] = [];
+  // A reopened task's path locks leave with its claim, in the same write; its attempts stay counted.
+  const edits = stale.flatMap((s, i) => {
+    const text = reaped[i]!.text;
+    const attempts = attemptsOf('claimed', s.tries);
+    if (args.maxAttempts !== undefined && attempts >= args.maxAttempts) {
+      const park = parkEdit(src, s);
+      changes.push({ seen: s, want: park.want(text) });
+      return [park.edit, ...dropLocks(src, s)];
+    }
+    // The lapsed claim stays counted where the line counts, or a budget asks for it (see attempts.ts).
+    const counted = s.tries !== null || args.maxAttempts !== undefined ? attempts : 0;
+    changes.push({ seen: s, want: { status: 'open', text, locks: [], ...recordedTries('open', counted) } });
+    return [markerAndTriesEdit(src, s, open, renderTries('open', counted)), ...dropLocks(src, s)];
+  });
   return { edits, result: reaped, changes };
 }
+

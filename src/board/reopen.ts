@@ -4,7 +4,7 @@ import { renderMarker } from '../format/marker.js';
 import { named } from '../format/named.js';
 import { reshaped, type Task } from '../format/task.js';
 import { ambiguousKey } from './claim.js';
-import { wantOf, type Plan } from './plan.js';
+import { markerAndTriesEdit, wantOf, type Plan } from './plan.js';
 import { lookup, taskOf } from './walk.js';
 
 /**
@@ -21,12 +21,13 @@ export function reopen(src: ByteString, id: string): Plan<Task> {
   const seen = found.find((s) => finished(s.t.marker.status));
   if (!seen) throw notReopenable(taskOf(src, found[0]!));
   const task = taskOf(src, seen);
-  const result = reshaped(task, { status: 'open' }, ['by', 'commit', 'reason', 'claimedAt', 'lease', 'expiresAt']);
+  // A person's decision to try again: the count of attempts starts over.
+  const result = reshaped(task, { status: 'open' }, ['by', 'commit', 'reason', 'claimedAt', 'lease', 'expiresAt', 'attempts', 'notBefore']);
   const open = bytes(renderMarker({ status: 'open' }));
-  // A failure's reason follows its text: one edit from the marker to the line's end drops both.
+  // A failure's reason follows its text (and attempts): one edit from the marker to the line's end drops them.
   const edit = seen.t.marker.status === 'failed'
     ? { start: seen.t.markerStart, end: seen.t.end, bytes: open + src.slice(seen.t.marker.end, seen.text[1]) }
-    : { start: seen.t.markerStart, end: seen.t.marker.end, bytes: open };
+    : markerAndTriesEdit(src, seen, open, '');
   return { edits: [edit], result, changes: [{ seen, want: wantOf(result) }] };
 }
 

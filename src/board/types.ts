@@ -7,6 +7,14 @@ export interface ClaimOptions {
   by: string;
   /** The new claim's own lease (default: the board's, `30m`). */
   lease?: string | number;
+  /**
+   * The claimer's attempts budget: a lapsed claim whose task has had this
+   * many attempts is parked (failed, `abandoned after N attempts; last held
+   * by <by>`) instead of taken over, as `reap({ maxAttempts })` would; the
+   * claim itself is counted on its line. `claim` of such a task parks it and
+   * throws CONFLICT; `next` parks it and goes on to the next task.
+   */
+  maxAttempts?: number;
 }
 
 export interface NextOptions extends ClaimOptions {
@@ -30,6 +38,14 @@ export interface ReapOptions {
   dryRun?: boolean;
   /** Also reopen ADW claims with no timestamp (`[🟡, id]`). */
   includeUntimed?: boolean;
+  /** Park, instead of reopening, a claim whose task has had this many attempts: failed, with the reason `abandoned after N attempts; last held by <by>`. */
+  maxAttempts?: number;
+}
+
+/** A holder's give-back for a retry: no claim takes the task until `delay` has passed. */
+export interface RetryOptions extends HolderOptions {
+  /** How long the task waits, from now (rounded up to the second written on its line). */
+  delay: string | number;
 }
 
 /** One entry of a task's append-only history. */
@@ -39,7 +55,7 @@ export interface HistoryEvent {
   /** RFC 3339 with microseconds, from the database clock. */
   at: string;
   /** A reopen is logged as `released`, via `reopen`, `from` whoever finished the task. */
-  event: 'added' | 'imported' | 'claimed' | 'renewed' | 'taken over' | 'done' | 'failed' | 'released' | 'reaped';
+  event: 'added' | 'imported' | 'claimed' | 'renewed' | 'taken over' | 'done' | 'failed' | 'released' | 'reaped' | 'retried' | 'parked';
   /** Who made the change (absent for a reap or an import). */
   by?: string;
   /** Who held the task before a takeover or a reap. */
@@ -66,14 +82,17 @@ export interface TaskBoard {
   heartbeat(id: string, options: HolderOptions): Promise<Task>;
   done(id: string, options: HolderOptions & { commit?: string }): Promise<Task>;
   fail(id: string, options: HolderOptions & { reason?: string }): Promise<Task>;
+  /** Give the task back unworked: open again, and its claim counts no attempt. */
   release(id: string, options: HolderOptions): Promise<Task>;
+  /** Give the task back to be tried again: open, its attempt counted, and claimable by no one until `delay` has passed. */
+  retry(id: string, options: RetryOptions): Promise<Task>;
   /**
    * Put a done or failed task back to open, its commit or reason dropped.
    * CONFLICT for a claim (its holder releases it) or a task not finished.
    * `by` is who reopens it: kept in a PostgreSQL board's history.
    */
   reopen(id: string, options?: { by?: string }): Promise<Task>;
-  /** Reopen lapsed claims; returns them as they were. */
+  /** Reopen lapsed claims (or park those at `maxAttempts`); returns them as they were. */
   reap(options?: ReapOptions): Promise<Task[]>;
   add(text: string, options?: { section?: string }): Promise<Task>;
   /** The task's events, oldest first. */

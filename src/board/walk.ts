@@ -2,13 +2,17 @@ import type { ByteString } from '../format/bytes.js';
 import { answersTo, idForm, taskId, trackerKey } from '../format/id.js';
 import { TaskScanner, type TaskLine } from '../format/scan.js';
 import type { SettledRuns } from '../format/settled-run.js';
-import { textRange, toTask, type Task } from '../format/task.js';
+import type { Tries } from '../format/attempts.js';
+import { textAndTries, toTask, type Task } from '../format/task.js';
 
 /** A task line seen in file order, with what the claimable predicate needs to know about the lines above it. */
 export interface Seen {
   t: TaskLine;
   /** Byte range of its text (see textRange). */
   text: [number, number];
+  /** The attempts field after the text, if any (see attempts.ts), and where it ends (the text's end when there is none). */
+  tries: Tries | null;
+  triesEnd: number;
   /** Is every task above it in its section done? (What unblocks a `[⏰]`.) */
   aboveAllDone: boolean;
 }
@@ -48,7 +52,8 @@ export function walkLines(
 /** The task the scanner stands on, as a Seen. */
 export function seenAt(src: ByteString, s: TaskScanner, aboveAllDone: boolean): Seen {
   const t = s.taskLine();
-  return { t, text: textRange(src, t), aboveAllDone };
+  const r = textAndTries(src, t.marker.status, t.marker.end, t.end);
+  return { t, text: [r.start, r.end], tries: r.tries, triesEnd: r.triesEnd, aboveAllDone };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { triesAt, type Tries } from './attempts.js';
 import { claimInstant } from './claim-time.js';
 import { utf8, type ByteString } from './bytes.js';
 import { DEFAULT_LEASE_MS, formatDuration } from './duration.js';
@@ -23,6 +24,10 @@ export interface Task {
   expiresAt?: string;
   commit?: string;
   reason?: string;
+  /** How many times the task was claimed, when its line records it (` // Attempts: N`); a line without it has had none, or the one claim its marker shows. */
+  attempts?: number;
+  /** A task given back for a retry: no claim takes it before this time, RFC 3339 UTC to the second. */
+  notBefore?: string;
   section?: string;
   tags: string[];
   /** The paths its line declares it writes (`{writes: a, b}`), normalised; only when it declares some. */
@@ -37,7 +42,8 @@ export const FAILED_SEP = ' // Failed:';
 
 /**
  * Byte range of the task's text: after the marker and its blanks, before
- * trailing whitespace, and for a failed task before ` // Failed:`.
+ * trailing whitespace, for a failed task before ` // Failed:`, and before
+ * the attempts field (see attempts.ts).
  */
 export function textRange(src: ByteString, t: TaskLine): [number, number] {
   return textBetween(src, t.marker.status, t.marker.end, t.end);
@@ -45,6 +51,12 @@ export function textRange(src: ByteString, t: TaskLine): [number, number] {
 
 /** textRange of a line ending at `end` whose marker, of status `status`, ends at `markerEnd`. */
 export function textBetween(src: ByteString, status: Status, markerEnd: number, end: number): [number, number] {
+  const r = textAndTries(src, status, markerEnd, end);
+  return [r.start, r.end];
+}
+
+/** The text's range, and the attempts field after it with the offset where that field ends (the text's end when there is none). */
+export function textAndTries(src: ByteString, status: Status, markerEnd: number, end: number): { start: number; end: number; tries: Tries | null; triesEnd: number } {
   let s = markerEnd;
   let e = end;
   if (status === 'failed') {
@@ -53,7 +65,12 @@ export function textBetween(src: ByteString, status: Status, markerEnd: number, 
   }
   while (s < e && isBlank(src.charCodeAt(s))) s++;
   while (e > s && isBlank(src.charCodeAt(e - 1))) e--;
-  return [s, e];
+  const tries = triesAt(src, s, e);
+  if (tries === null) return { start: s, end: e, tries, triesEnd: e };
+  const triesEnd = e;
+  e = tries.start;
+  while (e > s && isBlank(src.charCodeAt(e - 1))) e--;
+  return { start: s, end: e, tries, triesEnd };
 }
 
 function isBlank(c: number): boolean {
@@ -88,7 +105,7 @@ export function parseTags(text: string): string[] {
 /** Build the public view of a scanned line; `id` is filled in by the caller that knows the whole board. */
 export function toTask(src: ByteString, t: TaskLine, id: string): Task {
   const m = t.marker;
-  const [s, e] = textRange(src, t);
+  const { start: s, end: e, tries } = textAndTries(src, m.status, m.end, t.end);
   const text = utf8(src, s, e);
   const task: Task = { id, text, line: t.line, status: m.status, tags: parseTags(text) };
   if (m.by !== undefined) task.by = m.by;
@@ -96,6 +113,10 @@ export function toTask(src: ByteString, t: TaskLine, id: string): Task {
   if (m.commit !== undefined) task.commit = m.commit;
   const reason = m.status === 'failed' ? reasonOf(src, t) : undefined;
   if (reason !== undefined) task.reason = reason;
+  if (tries !== null) {
+    task.attempts = tries.attempts;
+    if (tries.notBefore !== undefined) task.notBefore = tries.notBefore;
+  }
   if (t.section !== undefined) task.section = t.section;
   if (mayDeclare(text)) {
     const d = parseDeclared(text);

@@ -1,0 +1,54 @@
+import { attemptsOf, recordedTries, renderTries } from '../format/attempts.js';
+import { bytes, utf8, type ByteString } from '../format/bytes.js';
+import type { Edit } from '../format/edit.js';
+import { renderMarker } from '../format/marker.js';
+import { FAILED_SEP, reshaped, type Task } from '../format/task.js';
+import { dropLocks, type Changed, type Plan } from './plan.js';
+import { taskOf, type Seen } from './walk.js';
+
+// A poison task (one whose claims keep lapsing) is parked at its budget instead of reopened:
+// by the reaper (`reap --max-attempts`) or by a claimer that passes the same limit on a takeover.
+
+/** `abandoned after 3 attempts; last held by agent-7`: why a task was parked. */
+export function parkReason(attempts: number, by: string | undefined): string {
+  return `abandoned after ${attempts} attempt${attempts === 1 ? '' : 's'}${by === undefined ? '' : `; last held by ${by}`}`;
+}
+
+/** Has a lapsed claim's task used up a budget of `max` attempts? */
+export function atBudget(s: Seen, max: number | undefined): boolean {
+  return max !== undefined && s.t.marker.status === 'claimed' && attemptsOf('claimed', s.tries) >= max;
+}
+
+/**
+ * Park a lapsed claim's task: `[❌]` (no one failed it), its attempts kept
+ * and the reason after them, in one edit from the marker to the line's end.
+ */
+export function parkEdit(src: ByteString, s: Seen): { edit: Edit; want: (text: string) => Changed['want'] } {
+  const attempts = attemptsOf('claimed', s.tries);
+  const reason = parkReason(attempts, s.t.marker.by);
+  const bytesOut = bytes(renderMarker({ status: 'failed' })) + src.slice(s.t.marker.end, s.text[1]) + renderTries('failed', attempts) + bytes(`${FAILED_SEP} ${reason}`);
+  return {
+    edit: { start: s.t.markerStart, end: s.t.end, bytes: bytesOut },
+    want: (text) => ({ status: 'failed', text, reason, locks: [], ...recordedTries('failed', attempts) }),
+  };
+}
+
+/** `plan` with the parking of `parked` (and their lock lines) made in the same write. */
+export function withParks<T>(src: ByteString, parked: readonly Seen[], plan: Plan<T>): Plan<T> {
+  if (parked.length === 0) return plan;
+  const edits: Edit[] = [];
+  const changes: Changed[] = [];
+  for (const s of parked) {
+    const park = parkEdit(src, s);
+    edits.push(park.edit, ...dropLocks(src, s));
+    changes.push({ seen: s, want: park.want(utf8(src, s.text[0], s.text[1])) });
+  }
+  return { ...plan, edits: [...edits, ...plan.edits], changes: [...changes, ...plan.changes] };
+}
+
+/** The task as parking leaves it, for a caller that asked to claim it. */
+export function parkedTask(src: ByteString, s: Seen): Task {
+  const attempts = attemptsOf('claimed', s.tries);
+  const task = reshaped(taskOf(src, s), { status: 'failed', reason: parkReason(attempts, s.t.marker.by) }, ['by', 'claimedAt', 'lease', 'expiresAt', 'locks', 'notBefore', 'attempts']);
+  return { ...task, ...recordedTries('failed', attempts) };
+}
