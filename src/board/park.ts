@@ -52,3 +52,13 @@ export function parkedTask(src: ByteString, s: Seen): Task {
   const task = reshaped(taskOf(src, s), { status: 'failed', reason: parkReason(attempts, s.t.marker.by) }, ['by', 'claimedAt', 'lease', 'expiresAt', 'locks', 'notBefore', 'attempts']);
   return { ...task, ...recordedTries('failed', attempts) };
 }
+
+/** How many claims a task has had, by what its line records and its status implies. */
+export function attemptsOfTask(t: Pick<Task, 'status' | 'attempts'>): number {
+  return attemptsOf(t.status, t);
+}
+
+/** Does a reap with this budget park the lapsed claim `t` (as reap returns it), rather than reopen it? */
+export function isParked(t: Pick<Task, 'status' | 'attempts'>, maxAttempts: number | undefined): boolean {
+  return maxAttempts !== undefined && attemptsOfTask(t) >= maxAttempts;
+}

@@ -2,7 +2,7 @@ import type { ByteString } from '../format/bytes.js';
 import { bytes } from '../format/bytes.js';
 import { renderMarker } from '../format/marker.js';
 import { textBetween, toTask, type Task } from '../format/task.js';
-import { parkEdit } from './park.js';
+import { atBudget, parkEdit } from './park.js';
 import { attemptsOf, recordedTries, renderTries } from '../format/attempts.js';
 import { cutoff, isLapsed, isOlderThan } from './claimable.js';
 import { dropLocks, markerAndTriesEdit, type Changed, type Plan } from './plan.js';
@@ -46,7 +46,7 @@ export function reap(src: ByteString, args: ReapArgs): Plan<Task[]> {
   const edits = stale.flatMap((s, i) => {
     const text = reaped[i]!.text;
     const attempts = attemptsOf('claimed', s.tries);
-    if (args.maxAttempts !== undefined && attempts >= args.maxAttempts) {
+    if (atBudget(s, args.maxAttempts)) {
       const park = parkEdit(src, s);
       changes.push({ seen: s, want: park.want(text) });
       return [park.edit, ...dropLocks(src, s)];

@@ -2,7 +2,8 @@ import { readDuration } from '../format/duration.js';
 import type { Marker } from '../format/marker.js';
 import { normalisePath } from '../format/paths.js';
 import type { Task } from '../format/task.js';
-import { blockingHold, cutoff, holdsPaths, isLapsed, type Cutoff, type ModedPath } from './claimable.js';
+import { blockingHold, cutoff, holdsPaths, isDue, isLapsed, type Cutoff, type ModedPath } from './claimable.js';
+import { attemptsOfTask } from './park.js';
 import type { HeldPath } from './path-types.js';
 
 // The claimable rules (claimable.ts) read from tasks as every board's list()
@@ -23,7 +24,9 @@ export interface TaskHold extends ModedPath {
 export type Blocker =
   | { kind: 'path'; hold: TaskHold }
   /** A `[⏰]` task: the first task above it in its section that is not done. */
-  | { kind: 'above'; task: Task };
+  | { kind: 'above'; task: Task }
+  /** A task given back for a retry whose time has not come (isDue). */
+  | { kind: 'retry'; notBefore: string };
 
 /** The fields of a task's marker the rules read, as its line wrote them. */
 function markerOf(t: Task): Marker {
@@ -62,7 +65,7 @@ export function taskHolds(tasks: readonly Task[], now: Cutoff): TaskHold[] {
 
 /**
  * Why each waiting task (open, or `[⏰]`) cannot be claimed now, by the
- * claimable predicate: a `[⏰]` with a task above it in its section not done
+ * claimable predicate: a retry whose time has not come; a `[⏰]` with a task above it in its section not done
  * (sections as walk takes them: a run of tasks under one heading), or a path
  * it declares that a live claim on another task holds (blockingHold).
  * Tasks not in the map are claimable, or not waiting.
@@ -76,7 +79,9 @@ export function blockers(tasks: readonly Task[], now: Cutoff, holds: readonly Ta
       section = t.section;
       notDone = null;
     }
-    if (t.status === 'blocked' && notDone !== null) out.set(t, { kind: 'above', task: notDone });
+    const waiting = t.status === 'open' || t.status === 'blocked';
+    if (waiting && t.notBefore !== undefined && !isDue(t.notBefore, now)) out.set(t, { kind: 'retry', notBefore: t.notBefore });
+    else if (t.status === 'blocked' && notDone !== null) out.set(t, { kind: 'above', task: notDone });
     else if ((t.status === 'open' || t.status === 'blocked') && (t.writes !== undefined || t.reads !== undefined)) {
       const hold = blockingHold({ writes: t.writes ?? [], reads: t.reads ?? [] }, holds.filter((h) => h.task !== t));
       if (hold) out.set(t, { kind: 'path', hold });
@@ -94,24 +99,30 @@ export interface Standing {
   lapsed?: boolean;
   /** A waiting task a live claim on another task blocks by a path it declares: the first such hold. */
   blockedBy?: HeldPath;
+  /** How many claims the task has had: what its line records, else what its status implies (0 open, 1 claimed or finished). */
+  attempts: number;
+  /** A retry whose time has not come: milliseconds until it may be claimed. */
+  retryInMs?: number;
 }
 
 /** How each task stands at `nowMs`, by the rules above, so a listing and a claim never disagree. */
 export function standings(tasks: readonly Task[], nowMs: number): Standing[] {
   const now = cutoff(nowMs);
   const blocked = blockers(tasks, now);
-  return tasks.map((t) => {
-    const state = claimState(t, nowMs, now);
-    if (state !== null) {
-      if (state === 'untimed' || t.expiresAt === undefined) return {};
-      return { timeLeftMs: Date.parse(t.expiresAt) - nowMs, lapsed: state === 'lapsed' };
-    }
-    const b = blocked.get(t);
-    if (b?.kind !== 'path') return {};
-    const h = b.hold;
-    const by = h.task.by === undefined ? {} : { by: h.task.by };
-    return { blockedBy: { path: h.path, mode: h.mode, task: h.task.id, ...by, ...(h.since === undefined ? {} : { since: h.since }), kind: h.kind } };
-  });
+  return tasks.map((t) => ({ ...standing(t, nowMs, now, blocked.get(t)), attempts: attemptsOfTask(t) }));
+}
+
+function standing(t: Task, nowMs: number, now: Cutoff, b: Blocker | undefined): Omit<Standing, 'attempts'> {
+  const state = claimState(t, nowMs, now);
+  if (state !== null) {
+    if (state === 'untimed' || t.expiresAt === undefined) return {};
+    return { timeLeftMs: Date.parse(t.expiresAt) - nowMs, lapsed: state === 'lapsed' };
+  }
+  if (b?.kind === 'retry') return { retryInMs: Date.parse(b.notBefore) - nowMs };
+  if (b?.kind !== 'path') return {};
+  const h = b.hold;
+  const by = h.task.by === undefined ? {} : { by: h.task.by };
+  return { blockedBy: { path: h.path, mode: h.mode, task: h.task.id, ...by, ...(h.since === undefined ? {} : { since: h.since }), kind: h.kind } };
 }
 
 /** `45s`, `24m`, `2h05m`, `3d04h`: a time left, for a person. */

@@ -43,6 +43,9 @@ export const FLAGS: Record<string, FlagSpec> = {
   concurrency: { value: true },
   max: { value: true },
   'until-settled': { value: false },
+  retries: { value: true },
+  'retry-delay': { value: true },
+  'max-attempts': { value: true },
   grace: { value: true },
   events: { value: true },
   'fail-on-signal': { value: false },
@@ -128,6 +131,14 @@ export function one(p: Parsed, name: string): string | undefined {
   if (!values) return undefined;
   if (values.length > 1) throw usage(`--${name} given more than once`);
   return values[0];
+}
+
+/** A whole-number flag (`--max 3`): undefined when absent, USAGE naming it when not a number of at least `least`. */
+export function wholeNumber(p: Parsed, name: string, least = 1): number | undefined {
+  const value = one(p, name);
+  if (value === undefined) return undefined;
+  if (!/^\d{1,9}$/.test(value) || Number(value) < least) throw usage(`--${name} must be a whole number of at least ${least}, got "${value}"`);
+  return Number(value);
 }
 
 export function has(p: Parsed, name: string): boolean {

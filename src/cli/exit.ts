@@ -36,7 +36,7 @@ export function exitCodeForRun(end: RunEnd): number {
   if (end.loop) return EXIT.OK;
   if (end.outcomes.length === 0) return EXIT.NO_TASK;
   if (end.outcomes.includes('lost')) return EXIT.CONFLICT;
-  if (end.outcomes.includes('failed')) return EXIT.FAILURE;
+  if (end.outcomes.includes('failed') || end.outcomes.includes('retried')) return EXIT.FAILURE;
   return EXIT.OK;
 }
 

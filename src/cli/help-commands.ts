@@ -26,17 +26,17 @@ export const COMMANDS: Record<string, CommandSpec> = {
   },
   next: {
     args: 'none',
-    flags: ['by', 'lease', 'tag', 'section', 'quiet'],
+    flags: ['by', 'lease', 'tag', 'section', 'max-attempts', 'quiet'],
     summary: 'claim the first claimable task in board order',
     about:
-      'Claim the first task in board order that may be claimed: open, a lapsed claim, or a [⏰] whose tasks above are all done, and that no live claim\'s paths block. Prints the claim; without --by an 8-hex id is made up and shown.',
+      'Claim the first task in board order that may be claimed: open, a lapsed claim, or a [⏰] whose tasks above are all done, that no live claim\'s paths block and that waits for no retry\'s time (// Attempts: N, not before T). Prints the claim; without --by an 8-hex id is made up and shown.',
     options: { by: 'who claims (or MDCLAIM_BY; default: a made-up 8-hex id)', quiet: 'print only the task id (needs --by or MDCLAIM_BY)' },
     examples: ['id=$(mdclaim next --by "$AGENT" -q) && echo "working on $id"', 'mdclaim next --by a1 --tag backend --lease 2h'],
     exits: '0 claimed, 3 nothing claimable',
   },
   claim: {
     args: 'task',
-    flags: ['by', 'lease', 'quiet'],
+    flags: ['by', 'lease', 'max-attempts', 'quiet'],
     summary: 'claim one task by id (or the start of its id)',
     about: 'Claim the task with this id. Your own live claim of it is renewed; a claim by another, a finished or a blocked task is a conflict naming why.',
     options: { by: 'who claims (or MDCLAIM_BY; default: a made-up 8-hex id)', quiet: 'print only the task id (needs --by or MDCLAIM_BY)' },
@@ -91,10 +91,10 @@ export const COMMANDS: Record<string, CommandSpec> = {
   },
   reap: {
     args: 'none',
-    flags: ['ttl', 'dry-run', 'include-untimed'],
+    flags: ['ttl', 'dry-run', 'include-untimed', 'max-attempts'],
     summary: 'reopen claims past their own lease, or older than --ttl (run it from cron)',
-    about: 'Reopen every claim past its own lease, and with --ttl every claim that old whatever its lease. Prints what it reopened.',
-    examples: ['mdclaim reap', 'mdclaim reap --ttl 2h --dry-run', '* * * * * cd /repo && mdclaim reap   # crontab'],
+    about: 'Reopen every claim past its own lease, and with --ttl every claim that old whatever its lease. With --max-attempts N, a lapsed claim whose task has had N attempts is parked instead: failed, its reason "abandoned after N attempts; last held by <by>". Prints what it reopened or parked.',
+    examples: ['mdclaim reap', 'mdclaim reap --ttl 2h --dry-run', 'mdclaim reap --max-attempts 3', '* * * * * cd /repo && mdclaim reap --max-attempts 5   # crontab'],
     exits: '0 (also when nothing lapsed)',
   },
   add: {
@@ -190,16 +190,16 @@ export const COMMANDS: Record<string, CommandSpec> = {
   },
   run: {
     args: 'command',
-    flags: ['by', 'lease', 'tag', 'section', 'loop', 'interval', 'concurrency', 'max', 'until-settled', 'grace', 'events', 'fail-on-signal', 'no-commit'],
+    flags: ['by', 'lease', 'tag', 'section', 'loop', 'interval', 'concurrency', 'max', 'until-settled', 'retries', 'retry-delay', 'max-attempts', 'grace', 'events', 'fail-on-signal', 'no-commit'],
     summary: 'claim tasks and run a command for each: heartbeat, then done or failed',
     about: `Claim a task with next and run the command with the task in its environment (MDCLAIM_TASK_ID, MDCLAIM_TASK_TEXT, MDCLAIM_TASK_TAGS, MDCLAIM_TASK_WRITES, MDCLAIM_TASK_READS, MDCLAIM_SECTION, MDCLAIM_BY, MDCLAIM_FILE). It heartbeats while the command runs, then marks the task done (exit 0, with the commit of git rev-parse --short HEAD) or failed (the exit status and the last stderr line). A command that itself runs mdclaim done or fail on "$MDCLAIM_TASK_ID" with its MDCLAIM_BY ends the task that way. The command runs in its own process group; stdin is /dev/null. If a heartbeat finds the claim gone (taken over, reaped, edited away), the command is stopped and nothing is written. Put -- before the command.`,
     options: {
       by: 'who claims (or MDCLAIM_BY; default: a new run-XXXXXXXX, printed once)',
       lease: "each claim's lease, at least 2s (default 30m); heartbeats every min(D/3, (D-1s)/2)",
     },
-    notes: `SIGINT/SIGTERM/SIGHUP: stop claiming, pass the signal to the commands (SIGTERM for a hangup), wait up to --grace, release their tasks, exit 130/143/129; a second signal kills at once. A stdout whose reader left (run … | head -1) stops the run the same way, exit 141. However a task ends, whatever its command left in its process group is stopped (SIGTERM, SIGKILL after --grace) before the end is written, and the claim is renewed just before the command starts. Killed outright (SIGKILL), the runner takes its commands with it: its watchdog sends their groups SIGTERM, SIGKILL after --grace; the claims are left for the reaper.`,
-    examples: [`mdclaim run --loop --tag backend -- sh -c 'claude -p "$MDCLAIM_TASK_TEXT"'`, 'mdclaim run --concurrency 4 --until-settled -- ./work.sh'],
-    exits: '0 task done (--loop: stopped by --max or --until-settled), 1 the command failed, 3 nothing claimable, 4 the claim was lost, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM, 141 stdout closed',
+    notes: `SIGINT/SIGTERM/SIGHUP: stop claiming, pass the signal to the commands (SIGTERM for a hangup), wait up to --grace, release their tasks, exit 130/143/129; a second signal kills at once. A stdout whose reader left (run … | head -1) stops the run the same way, exit 141. However a task ends, whatever its command left in its process group is stopped (SIGTERM, SIGKILL after --grace) before the end is written, and the claim is renewed just before the command starts. Killed outright (SIGKILL), the runner takes its commands with it: its watchdog sends their groups SIGTERM, SIGKILL after --grace; the claims are left for the reaper. With --retries N a failed command gives its task back to be retried: open, and claimable by no one before --retry-delay D, then 2D, 4D … (plus up to 20%), the time written on its line; after N retries it is failed, its reason saying how many attempts it had; takeovers then park a task that has had N+1 attempts (or --max-attempts). A command that cannot start (not found, not executable, exit 126/127) fails no task: it is given back, not counted, and the runner stops with exit 1.`,
+    examples: [`mdclaim run --loop --tag backend -- sh -c 'claude -p "$MDCLAIM_TASK_TEXT"'`, 'mdclaim run --concurrency 4 --until-settled -- ./work.sh', 'mdclaim run --until-settled --retries 3 --retry-delay 1m -- ./flaky.sh'],
+    exits: '0 task done (--loop: stopped by --max or --until-settled), 1 the command failed (or its task went back for a retry) or could not start, 3 nothing claimable, 4 the claim was lost, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM, 141 stdout closed',
   },
   status: {
     args: 'none',

@@ -37,7 +37,8 @@ export interface PathView {
 
 export type BlockedView =
   | { id: string; text: string; reason: 'path'; path: string; mode: 'write' | 'read'; task: string; by?: string }
-  | { id: string; text: string; reason: 'above'; task: string };
+  | { id: string; text: string; reason: 'above'; task: string }
+  | { id: string; text: string; reason: 'retry'; notBefore: string };
 
 export interface Summary {
   /** The clock the summary was made at (RFC 3339, UTC). */
@@ -90,6 +91,7 @@ export function summarize(tasks: readonly Task[], nowMs: number, filter: Filter 
     const w = waits.get(t);
     if (w?.kind === 'path') blocked.push({ id: t.id, text: t.text, reason: 'path', path: w.hold.path, mode: w.hold.mode, task: w.hold.task.id, ...opt('by', w.hold.task.by) });
     else if (w?.kind === 'above') blocked.push({ id: t.id, text: t.text, reason: 'above', task: w.task.id });
+    else if (w?.kind === 'retry') blocked.push({ id: t.id, text: t.text, reason: 'retry', notBefore: w.notBefore });
   }
   claims.sort(byUrgency);
   const timed = claims.filter((c) => c.heldMs !== undefined);

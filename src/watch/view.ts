@@ -58,7 +58,9 @@ export function blocks(s: Summary, events: readonly WatchEvent[] | null, style: 
       lines: s.blocked.map((b): Line =>
         b.reason === 'path'
           ? [[`  ${b.id}`], [`  ${b.path} (${b.mode}) held by ${b.by ?? 'unnamed'} on ${b.task}`, 'magenta'], [`  ${b.text}`, 'dim']]
-          : [[`  ${b.id}`], [`  ${style.glyphs ? '⏰' : '[blocked]'} waits for ${b.task}`, 'magenta'], [`  ${b.text}`, 'dim']],
+          : b.reason === 'retry'
+            ? [[`  ${b.id}`], [`  retry not before ${b.notBefore}`, 'magenta'], [`  ${b.text}`, 'dim']]
+            : [[`  ${b.id}`], [`  ${style.glyphs ? '⏰' : '[blocked]'} waits for ${b.task}`, 'magenta'], [`  ${b.text}`, 'dim']],
       ),
     });
   }

@@ -12,6 +12,8 @@ export type RunEvent = { at: string } & (
   | { event: 'exit'; id: string; code: number | null; signal: string | null }
   | { event: 'done'; id: string; commit?: string; ms: number }
   | { event: 'failed'; id: string; reason: string; ms: number }
+  /** The command failed and the task went back to be tried again: the attempt that failed, and when a claim may take it. */
+  | { event: 'retrying'; id: string; reason: string; attempts: number; notBefore: string; ms: number }
   | { event: 'released'; id: string; ms: number }
   | { event: 'stopping'; signal: StopSignal; running: number }
   | { event: 'stop'; stoppedBy: string }
@@ -49,6 +51,8 @@ export function describe(e: RunEvent): string | null {
       return `done ${e.id} in ${formatElapsed(e.ms)}${e.commit ? ` at ${e.commit}` : ''}`;
     case 'failed':
       return `failed ${e.id} after ${formatElapsed(e.ms)}: ${e.reason}`;
+    case 'retrying':
+      return `failed ${e.id} after ${formatElapsed(e.ms)}: ${e.reason}; attempt ${e.attempts} given back, to be retried from ${e.notBefore}`;
     case 'released':
       return `released ${e.id} after ${formatElapsed(e.ms)}`;
     case 'stopping':

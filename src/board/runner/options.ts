@@ -26,6 +26,9 @@ export interface Settings {
   env: NodeJS.ProcessEnv;
   file: string | undefined;
   prefixOutput: boolean;
+  retries: number;
+  retryDelayMs: number;
+  maxAttempts: number | undefined;
 }
 
 /** Check every option before anything is claimed: a bad one is USAGE naming it. */
@@ -48,6 +51,9 @@ export function settle(board: RunnerBoard, o: RunOptions): Settings {
   if (intervalMs <= 0) throw usage('interval must be more than 0');
   if (o.tags !== undefined && (!Array.isArray(o.tags) || o.tags.some((t) => typeof t !== 'string' || t === ''))) throw usage('tags must be an array of non-empty strings');
   if (o.section !== undefined && typeof o.section !== 'string') throw usage('section must be a string');
+  const retries = o.retries === undefined || o.retries === 0 ? 0 : count(o.retries, 'retries');
+  if (retries > 0 && typeof board.retry !== 'function') throw usage('retries need a board that can retry a task (board.retry)');
+  const maxAttempts = o.maxAttempts === undefined ? (retries > 0 ? retries + 1 : undefined) : count(o.maxAttempts, 'maxAttempts');
   return {
     command,
     by: o.by,
@@ -67,6 +73,9 @@ export function settle(board: RunnerBoard, o: RunOptions): Settings {
     env: o.env ?? process.env,
     file: boardFile(board.handOff ?? board.location ?? board.path),
     prefixOutput: o.prefixOutput ?? concurrency > 1,
+    retries,
+    retryDelayMs: parseDuration(o.retryDelay ?? '30s', 'retryDelay'),
+    maxAttempts,
   };
 }
 

@@ -139,7 +139,8 @@ class Loop {
   private async next(): Promise<Task | null | undefined> {
     const { s } = this;
     try {
-      return await this.board.next({ by: this.by, ...(s.lease === undefined ? {} : { lease: s.lease }), ...(s.tags ? { tags: s.tags } : {}), ...(s.section === undefined ? {} : { section: s.section }) });
+      const max = s.maxAttempts === undefined ? {} : { maxAttempts: s.maxAttempts };
+      return await this.board.next({ by: this.by, ...(s.lease === undefined ? {} : { lease: s.lease }), ...(s.tags ? { tags: s.tags } : {}), ...(s.section === undefined ? {} : { section: s.section }), ...max });
     } catch (err) {
       if (!s.loop || (err as { code?: unknown }).code !== 'LOCK_TIMEOUT') throw err;
       await this.nap(s.intervalMs);

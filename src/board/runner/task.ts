@@ -8,6 +8,7 @@ import { ProcessGroup, type GroupExit } from './group.js';
 import { Heartbeat, iso } from './heartbeat.js';
 import type { RunnerBoard, StopSignal, TaskOutcome } from './types.js';
 import type { Watchdog } from './watchdog.js';
+import { finalReason, mayRetry, retryDelayMs } from './retry.js';
 
 /** What every task of one run shares. */
 export interface TaskContext {
@@ -22,6 +23,8 @@ export interface TaskContext {
   prefixOutput: boolean;
   commit: boolean;
   failOnSignal: boolean;
+  retries: number;
+  retryDelayMs: number;
   stdout: Writable;
   stderr: Writable;
   emit: (e: RunEventBody) => void;
@@ -163,7 +166,7 @@ export class RunningTask {
       return { id: task.id, outcome: 'released', ms: this.ms() };
     }
     if (exit.code === 126 || exit.code === 127) return this.unstartable(hb, exit);
-    if (exit.code !== 0) return this.failed(hb, failureReason(exit));
+    if (exit.code !== 0) return this.failedOrRetried(hb, failureReason(exit));
     const commit = ctx.commit ? await headCommit(ctx.cwd) : undefined;
     const withCommit = commit === undefined ? {} : { commit };
     if (!(await hb.write((fence) => board.done(task.id, { ...fence, ...withCommit })))) return this.ownEnding(hb);
@@ -176,6 +179,19 @@ export class RunningTask {
     if (!(await hb.write((fence) => board.fail(this.task.id, { ...fence, reason })))) return this.ownEnding(hb);
     this.ctx.emit({ event: 'failed', id: this.task.id, reason, ms: this.ms() });
     return { id: this.task.id, outcome: 'failed', reason, ms: this.ms() };
+  }
+
+  /** A failure with retries left goes back to the board with a growing delay; the last one is final, its reason saying how many attempts there were. */
+  private async failedOrRetried(hb: Heartbeat, reason: string): Promise<TaskOutcome> {
+    const { board, retries, retryDelayMs: base } = this.ctx;
+    const attempts = this.task.attempts ?? 1;
+    if (!mayRetry(attempts, retries) || board.retry === undefined) return this.failed(hb, finalReason(reason, attempts, retries));
+    const delay = retryDelayMs(base, attempts);
+    let back: Task | undefined;
+    if (!(await hb.write(async (fence) => (back = await board.retry!(this.task.id, { ...fence, delay }))))) return this.ownEnding(hb);
+    const notBefore = back?.notBefore ?? iso(Date.now() + delay);
+    this.ctx.emit({ event: 'retrying', id: this.task.id, reason, attempts, notBefore, ms: this.ms() });
+    return { id: this.task.id, outcome: 'retried', reason, ms: this.ms() };
   }
 
   /** A shell's 126/127 (not executable, not found) is the runner's mistake, not the task's: give it back and stop. */

@@ -19,11 +19,13 @@ export interface RunnerBoard {
   /** What to tell the command instead, when showing and reaching differ (a URL as given, less its password). */
   readonly handOff?: string;
   list(): Promise<Task[]>;
-  next(options: { by: string; lease?: string | number; tags?: readonly string[]; section?: string }): Promise<Task | null>;
+  next(options: { by: string; lease?: string | number; tags?: readonly string[]; section?: string; maxAttempts?: number }): Promise<Task | null>;
   heartbeat(id: string, fence: Fence): Promise<Task>;
   done(id: string, fence: Fence & { commit?: string }): Promise<Task>;
   fail(id: string, fence: Fence & { reason?: string }): Promise<Task>;
   release(id: string, fence: Fence): Promise<Task>;
+  /** Give the task back to be tried again after `delay` (its attempt counted); needed only with `retries`. */
+  retry?(id: string, fence: Fence & { delay: number }): Promise<Task>;
   /**
    * Optional: resolve when work may have appeared (a database's notification),
    * or after `timeoutMs`, or when `signal` aborts. The runner sleeps instead
@@ -58,6 +60,23 @@ export interface RunOptions {
   untilSettled?: boolean;
   /** How long a command, and whatever it left in its group, may take to exit after SIGTERM/SIGINT before SIGKILL (default `10s`). */
   grace?: string | number;
+  /**
+   * Retry a task whose command fails (exits non-zero or is killed) up to this
+   * many times: it goes back to open, and no one claims it before a delay of
+   * `retryDelay`, doubled for each attempt it has had (plus up to 20% at
+   * random). After the last retry it is failed, its reason saying how many
+   * attempts it had. A looping runner takes a due retry like any other task
+   * (default 0: a failure is final).
+   */
+  retries?: number;
+  /** The first retry's delay; each further one doubles it (default `30s`). */
+  retryDelay?: string | number;
+  /**
+   * The attempts budget for takeovers: a lapsed claim whose task has had this
+   * many attempts is parked (failed) instead of taken over (default: no
+   * budget; with `retries`, `retries + 1`).
+   */
+  maxAttempts?: number;
   /** When stopped by a signal, mark running tasks failed instead of releasing them. */
   failOnSignal?: boolean;
   /** On success, record `git rev-parse --short HEAD` of `cwd` as the commit (default true). */
@@ -79,7 +98,8 @@ export interface RunOptions {
 /** How a task's run ended. */
 export interface TaskOutcome {
   id: string;
-  outcome: 'done' | 'failed' | 'lost' | 'released';
+  /** `retried`: the command failed and the task went back to be tried again after a delay. */
+  outcome: 'done' | 'failed' | 'lost' | 'released' | 'retried';
   /** Why it failed, or how the claim was lost. */
   reason?: string;
   commit?: string;

@@ -41,11 +41,16 @@ export const list: Command = async (board, p, io) => {
   return EXIT.OK;
 };
 
-/** `claimed by a1, 24m left`, `claimed by a1, lapsed`, `open, blocked by dana on PLAT-1 (src/a.ts)`, `done by a1`. */
+/** `claimed by a1, 24m left`, `claimed by a1, lapsed`, `open, blocked by dana on PLAT-1 (src/a.ts)`, `done by a1`, `open, retry in 1m (2 attempts)`. */
 function state(t: Task, s: Standing): string {
+  return standingText(t, s) + (t.attempts === undefined ? '' : ` (${t.attempts} attempt${t.attempts === 1 ? '' : 's'})`);
+}
+
+function standingText(t: Task, s: Standing): string {
   const by = t.by === undefined ? '' : ` by ${t.by}`;
   if (s.lapsed) return `${t.status}${by}, lapsed`;
   if (s.timeLeftMs !== undefined) return `${t.status}${by}, ${formatLeft(s.timeLeftMs)} left`;
+  if (s.retryInMs !== undefined) return `${t.status}, retry in ${formatLeft(s.retryInMs)}`;
   if (s.blockedBy) return `${t.status}, blocked by ${s.blockedBy.by ?? 'someone unnamed'} on ${s.blockedBy.task} (${s.blockedBy.path})`;
   return t.status + by;
 }

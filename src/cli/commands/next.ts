@@ -1,4 +1,4 @@
-import { has, one } from '../args.js';
+import { has, one, wholeNumber } from '../args.js';
 import { EXIT } from '../exit.js';
 import { claimant, printJson } from '../output.js';
 import { lease, printClaimed } from './claimed.js';
@@ -9,7 +9,9 @@ export const next: Command = async (board, p, io) => {
   const leaseValue = lease(p);
   const section = one(p, 'section');
   const tags = p.flags.get('tag');
-  const picked = await board.next({ by, ...(leaseValue === undefined ? {} : { lease: leaseValue }), ...(tags ? { tags } : {}), ...(section === undefined ? {} : { section }) });
+  const maxAttempts = wholeNumber(p, 'max-attempts');
+  const budget = maxAttempts === undefined ? {} : { maxAttempts };
+  const picked = await board.next({ by, ...(leaseValue === undefined ? {} : { lease: leaseValue }), ...(tags ? { tags } : {}), ...(section === undefined ? {} : { section }), ...budget });
   if (!picked) {
     if (has(p, 'json')) printJson(io, { task: null });
     else io.err(`nothing to claim in ${board.location}`);

@@ -1,7 +1,7 @@
 import { describe, type RunEvent } from '../../board/runner/events.js';
 import { runTasks } from '../../board/runner/run.js';
 import { usage } from '../../errors.js';
-import { has, one, type Parsed } from '../args.js';
+import { has, one, wholeNumber } from '../args.js';
 import { EventsFile } from '../events-file.js';
 import { exitCodeForRun } from '../exit.js';
 import type { Command } from './types.js';
@@ -15,8 +15,12 @@ export const run: Command = async (board, p, io) => {
   const grace = one(p, 'grace');
   const section = one(p, 'section');
   const tags = p.flags.get('tag');
-  const concurrency = count(p, 'concurrency');
-  const max = count(p, 'max');
+  const concurrency = wholeNumber(p, 'concurrency');
+  const max = wholeNumber(p, 'max');
+  const retries = wholeNumber(p, 'retries', 0);
+  const retryDelay = one(p, 'retry-delay');
+  const maxAttempts = wholeNumber(p, 'max-attempts');
+  if (retryDelay !== undefined && !retries) throw usage('--retry-delay needs --retries N');
   const loop = has(p, 'loop') || has(p, 'until-settled');
   const eventsPath = one(p, 'events');
   const events = eventsPath === undefined ? undefined : EventsFile.open(eventsPath, io.err);
@@ -40,6 +44,9 @@ export const run: Command = async (board, p, io) => {
       ...(concurrency === undefined ? {} : { concurrency }),
       ...(max === undefined ? {} : { max }),
       ...(grace === undefined ? {} : { grace }),
+      ...(retries === undefined ? {} : { retries }),
+      ...(retryDelay === undefined ? {} : { retryDelay }),
+      ...(maxAttempts === undefined ? {} : { maxAttempts }),
       failOnSignal: has(p, 'fail-on-signal'),
       commit: !has(p, 'no-commit'),
       handleSignals: true,
@@ -51,10 +58,3 @@ export const run: Command = async (board, p, io) => {
     events?.close();
   }
 };
-
-function count(p: Parsed, name: string): number | undefined {
-  const value = one(p, name);
-  if (value === undefined) return undefined;
-  if (!/^[1-9]\d{0,8}$/.test(value)) throw usage(`--${name} must be a whole number of at least 1, got "${value}"`);
-  return Number(value);
-}
