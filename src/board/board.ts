@@ -1,5 +1,4 @@
-import { MdclaimError, usage } from '../errors.js';
-import { named } from '../format/named.js';
+import { usage } from '../errors.js';
 import { toByteString } from '../format/bytes.js';
 import type { ByteString } from '../format/bytes.js';
 import type { Task } from '../format/task.js';
@@ -18,7 +17,8 @@ import { reopen } from './reopen.js';
 import { idIn } from './resolve-id.js';
 import { listTasks } from './walk.js';
 import { warmUp } from './warm-up.js';
-import { checkBy, checkHolder, checkId, checkMaxAttempts, checkSection, checkTags } from './checks.js';
+import { budget, checkBy, checkHolder, checkId, checkSection, checkTags } from './checks.js';
+import { parkedIsConflict } from './park.js';
 import { formatClaimedAt } from '../format/marker.js';
 import type { ClaimOptions, HistoryEvent, HolderOptions, NextOptions, ReapOptions, RetryOptions, TaskBoard } from './types.js';
 
@@ -181,7 +181,7 @@ export class Board implements TaskBoard, PathLocking {
     const ttlMs = options.ttl === undefined ? undefined : parseDuration(options.ttl, 'ttl');
     const dryRun = options.dryRun ?? false;
     const includeUntimed = options.includeUntimed ?? false;
-    const max = options.maxAttempts === undefined ? {} : { maxAttempts: checkMaxAttempts(options.maxAttempts) };
+    const max = budget(options);
     const decide = (src: ByteString) => reap(src, { ...(ttlMs === undefined ? {} : { ttlMs }), dryRun, includeUntimed, ...max, now: this.now() });
     // A dry run writes nothing: the shared read lock, and read permission, are enough.
     if (dryRun) return this.store.read((src) => resultOf(decide(src)));
@@ -306,17 +306,6 @@ export class Board implements TaskBoard, PathLocking {
   private lease(lease: string | number | undefined): number {
     return lease === undefined ? this.leaseMs : parseDuration(lease, 'lease');
   }
-}
-
-/** The budget a claimer passes, checked. */
-function budget(options: { maxAttempts?: number }): { maxAttempts?: number } {
-  return options.maxAttempts === undefined ? {} : { maxAttempts: checkMaxAttempts(options.maxAttempts) };
-}
-
-/** A claim by id that parked its task instead (a takeover at the budget): CONFLICT, saying so, once the parking is written. */
-export function parkedIsConflict(task: Task): Task {
-  if (task.status !== 'failed') return task;
-  throw new MdclaimError('CONFLICT', `${named(task)} was not taken over but parked: ${task.reason}`);
 }
 
 /** How often an edit is merged outside the lock before the board's churn has it merged under the lock. */

@@ -49,3 +49,8 @@ export function checkMaxAttempts(n: unknown, name = 'maxAttempts'): number {
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 999_999) throw usage(`${name} must be a whole number from 1 to 999999, got ${typeof n === 'number' ? n : typeof n}`);
   return n;
 }
+
+/** The budget a claimer passes, checked. */
+export function budget(options: { maxAttempts?: number }): { maxAttempts?: number } {
+  return options.maxAttempts === undefined ? {} : { maxAttempts: checkMaxAttempts(options.maxAttempts) };
+}

@@ -1,3 +1,5 @@
+import { MdclaimError } from '../errors.js';
+import { named } from '../format/named.js';
 import { attemptsOf, recordedTries, renderTries } from '../format/attempts.js';
 import { bytes, utf8, type ByteString } from '../format/bytes.js';
 import type { Edit } from '../format/edit.js';
@@ -48,8 +50,13 @@ export function withParks<T>(src: ByteString, parked: readonly Seen[], plan: Pla
 
 /** The task as parking leaves it, for a caller that asked to claim it. */
 export function parkedTask(src: ByteString, s: Seen): Task {
-  const attempts = attemptsOf('claimed', s.tries);
-  const task = reshaped(taskOf(src, s), { status: 'failed', reason: parkReason(attempts, s.t.marker.by) }, ['by', 'claimedAt', 'lease', 'expiresAt', 'locks', 'notBefore', 'attempts']);
+  return parkedView(taskOf(src, s));
+}
+
+/** A lapsed claim (as it read) as parking leaves it: failed, no holder, its reason saying why. */
+export function parkedView(was: Task): Task {
+  const attempts = attemptsOfTask(was);
+  const task = reshaped(was, { status: 'failed', reason: parkReason(attempts, was.by) }, ['by', 'claimedAt', 'lease', 'expiresAt', 'locks', 'notBefore', 'attempts']);
   return { ...task, ...recordedTries('failed', attempts) };
 }
 
@@ -61,4 +68,10 @@ export function attemptsOfTask(t: Pick<Task, 'status' | 'attempts'>): number {
 /** Does a reap with this budget park the lapsed claim `t` (as reap returns it), rather than reopen it? */
 export function isParked(t: Pick<Task, 'status' | 'attempts'>, maxAttempts: number | undefined): boolean {
   return maxAttempts !== undefined && attemptsOfTask(t) >= maxAttempts;
+}
+
+/** A claim by id that parked its task instead (a takeover at the budget): CONFLICT, saying so, once the parking is written. */
+export function parkedIsConflict(task: Task): Task {
+  if (task.status !== 'failed') return task;
+  throw new MdclaimError('CONFLICT', `${named(task)} was not taken over but parked: ${task.reason}`);
 }

@@ -64,7 +64,8 @@ export function wantOf(t: Task): Changed['want'] {
  * edit from the marker to the field's end, so a short line is still one write.
  */
 export function markerAndTriesEdit(src: ByteString, seen: Seen, marker: string, tries: string): Edit {
-  const from = seen.tries === null ? seen.text[1] : seen.tries.start;
+  // From the text's end: blanks before an old field go with it, as a PostgreSQL board rewrites it.
+  const from = seen.text[1];
   if (src.slice(from, seen.triesEnd) === tries) return markerEdit(seen, marker);
   return { start: seen.t.markerStart, end: seen.triesEnd, bytes: marker + src.slice(seen.t.marker.end, from) + tries };
 }

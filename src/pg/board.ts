@@ -1,7 +1,8 @@
-import { checkBy, checkCommit, checkHolder, checkId, checkSection, checkTags } from '../board/checks.js';
+import { budget, checkBy, checkCommit, checkHolder, checkId, checkSection, checkTags } from '../board/checks.js';
+import { parkedIsConflict, parkedView } from '../board/park.js';
 import { parseDuration } from '../board/duration.js';
 import { foldReason } from '../board/finish.js';
-import type { ClaimOptions, HistoryEvent, HolderOptions, NextOptions, ReapOptions, TaskBoard } from '../board/types.js';
+import type { ClaimOptions, HistoryEvent, HolderOptions, NextOptions, ReapOptions, RetryOptions, TaskBoard } from '../board/types.js';
 import { pathList, pathRequest } from '../board/path-options.js';
 import type { CheckPathsOptions, HeldPath, LockPathsOptions, PathLocking, UnlockPathsOptions } from '../board/path-types.js';
 import { MdclaimError, usage } from '../errors.js';
@@ -16,7 +17,7 @@ import { historyOf } from './history.js';
 import { ensureSchema, migrate, type Migrated } from './migrate.js';
 import { PathRace } from './held.js';
 import { checkPaths, listPaths, lockPaths, refuseRetaken, unlockPaths } from './paths.js';
-import { reapStale } from './reap.js';
+import { parkAtBudget, reapStale } from './reap.js';
 import { reopenTask } from './reopen.js';
 import { resolveIn } from './resolve-id.js';
 import { isPrefix } from '../board/resolve-id.js';
@@ -85,7 +86,12 @@ export class PgBoard implements TaskBoard, PathLocking {
     const tags = options.tags ? checkTags(options.tags) : [];
     const board = await this.board();
     const section = options.section === undefined ? {} : { section: checkSection(options.section) };
-    return this.racing(() => this.db.with((c) => claimNext(c, { board, by, leaseMs, tags, ...section }), true));
+    const max = budget(options);
+    // A budget parks the lapsed claims at it first, in the claim's transaction, so the claim takes the next task.
+    return this.racing(() => this.db.with(async (c) => {
+      if (max.maxAttempts !== undefined) await parkAtBudget(c, { board, maxAttempts: max.maxAttempts, via: 'next', tags, ...section });
+      return claimNext(c, { board, by, leaseMs, tags, ...section, ...max });
+    }, true));
   }
 
   async claim(id: string, options: ClaimOptions): Promise<Task> {
@@ -94,7 +100,13 @@ export class PgBoard implements TaskBoard, PathLocking {
     checkId(id);
     const board = await this.board();
     const full = await this.resolve(board, id);
-    return this.racing(() => this.db.with((c) => claimById(c, { board, id: full, by, leaseMs }), true));
+    const max = budget(options);
+    return parkedIsConflict(await this.racing(() => this.db.with(async (c) => {
+      const parked = max.maxAttempts === undefined ? [] : await parkAtBudget(c, { board, maxAttempts: max.maxAttempts, via: 'claim', id: full });
+      // Parked, not taken: the board says so once the parking is written.
+      if (parked[0]) return parkedView(parked[0]);
+      return claimById(c, { board, id: full, by, leaseMs, ...max });
+    }, true)));
   }
 
   /** Lock paths for the task the caller holds (its live claim only); CONFLICT naming the holder when one is taken. */
@@ -161,6 +173,12 @@ export class PgBoard implements TaskBoard, PathLocking {
     return this.holder('release', id, options);
   }
 
+  /** Give the task back for a retry: open, its attempt counted, and claimable by no one before now + delay (the database's clock, rounded up to the second). */
+  retry(id: string, options: RetryOptions): Promise<Task> {
+    const delayMs = parseDuration(options?.delay, 'delay');
+    return this.holder('retry', id, options, String(delayMs));
+  }
+
   /** Put a done or failed task back to open, its commit or reason dropped; logged as `released` via `reopen`. */
   async reopen(id: string, options: { by?: string } = {}): Promise<Task> {
     checkId(id);
@@ -175,7 +193,7 @@ export class PgBoard implements TaskBoard, PathLocking {
     const board = await this.board();
     // A transaction, as every write is: a connection lost while it commits can be asked about (see Db.with).
     return this.db.with((c) =>
-      reapStale(c, { board, ...(ttlMs === undefined ? {} : { ttlMs }), dryRun: options.dryRun ?? false, includeUntimed: options.includeUntimed ?? false }),
+      reapStale(c, { board, ...(ttlMs === undefined ? {} : { ttlMs }), dryRun: options.dryRun ?? false, includeUntimed: options.includeUntimed ?? false, ...budget(options) }),
     true);
   }
 

@@ -14,19 +14,27 @@ import { locksValue, rowText, taskColumns, toTask, type TaskRow } from './rows.j
 // COMMITTED, FOR UPDATE re-checks the row's own predicate on its newest
 // version after taking the lock, so two claimers never both win a row.
 
+// ATTEMPTS: a new claim (a takeover too) counts an attempt where the line counts, or the claimer's budget ($B) asks
+// (src/board/claim.ts, claimChange); a renewal counts none; any claim ends a retry's wait.
+const SET_ATTEMPTS = `not_before = NULL, (body, tries_len, attempts) = (SELECT * FROM mdclaim.set_tries(t.body, t.text_end, t.tries_len, 'claimed',
+    coalesce(t.attempts, mdclaim.implied_attempts(picked.was))
+      + CASE WHEN NOT (picked.was = 'claimed' AND NOT coalesce(picked.was_lapsed, false))
+          AND (t.attempts IS NOT NULL OR $B::int IS NOT NULL) THEN 1 ELSE 0 END, NULL))`;
+
 const SET_CLAIM = `status = 'claimed', by = $2, claimed_at = date_trunc('second', now()), lease_ms = $3,
-  expires_at = date_trunc('second', now()) + $3::bigint * interval '1 millisecond', marker = NULL, commit = NULL, reason = NULL`;
+  expires_at = date_trunc('second', now()) + $3::bigint * interval '1 millisecond', marker = NULL, commit = NULL, reason = NULL,
+  ${SET_ATTEMPTS}`;
 
 const CLAIM_EVENT = `CASE WHEN was <> 'claimed' THEN 'claimed' WHEN was_by = by THEN 'renewed' ELSE 'taken over' END`;
 
-/** `picked` names the one row to claim; `before` may define the CTEs it reads. */
-function claimStatement(picked: string, via: string, before = ''): string {
+/** `picked` names the one row to claim; `before` may define the CTEs it reads; `budget` is the parameter of the claimer's attempts budget. */
+function claimStatement(picked: string, via: string, budget: string, before = ''): string {
   return `WITH ${before}picked AS MATERIALIZED (${picked}),
   -- A new claim starts without locks: a lapsed holder's, or lock lines an open task was imported with.
   -- Only a renewal of one's own live claim keeps them (as the file board does).
   dropped AS (DELETE FROM mdclaim.path_lock l USING picked WHERE l.task = picked.uid AND NOT ${RENEWAL('picked')}),
   claimed AS (
-    UPDATE mdclaim.task t SET ${SET_CLAIM} FROM picked WHERE t.uid = picked.uid
+    UPDATE mdclaim.task t SET ${SET_CLAIM.replaceAll('$B', budget)} FROM picked WHERE t.uid = picked.uid
     RETURNING t.*, picked.was, picked.was_by, picked.was_lapsed
   ),
   ${logged({ from: 'claimed', event: CLAIM_EVENT, by: 'by', priorBy: `CASE WHEN was = 'claimed' AND was_by IS DISTINCT FROM by THEN was_by END`, claimedAt: 'claimed_at', leaseMs: 'lease_ms', via })}
@@ -47,6 +55,7 @@ const FILTER = `v.board = $1 AND v.tags @> $4::text[] AND ($5::text IS NULL OR v
 const NEXT = claimStatement(
   `SELECT uid, was, was_by, was_lapsed FROM (SELECT * FROM waiting UNION ALL SELECT * FROM lapsing) first ORDER BY position LIMIT 1`,
   'next',
+  '$6',
   `waiting AS MATERIALIZED (
      SELECT v.uid, v.position, v.status AS was, v.by AS was_by, v.lapsed AS was_lapsed FROM mdclaim.task_view v
      WHERE ${FILTER} AND v.status IN ('open', 'blocked') AND v.claimable
@@ -71,6 +80,7 @@ const CLAIM = claimStatement(
    ORDER BY v.claimable DESC, v.position LIMIT 1
    FOR UPDATE OF v`,
   'claim',
+  '$5',
 );
 
 export interface PgNext {
@@ -79,19 +89,20 @@ export interface PgNext {
   leaseMs: number;
   tags: readonly string[];
   section?: string;
+  maxAttempts?: number;
 }
 
 /** Call inside a transaction; PathRace means roll back and try again. */
 export async function claimNext(c: Conn, a: PgNext): Promise<Task | null> {
-  const rows = await c.query<TaskRow>(NEXT, [a.board, a.by, a.leaseMs, a.tags, a.section ?? null]);
+  const rows = await c.query<TaskRow>(NEXT, [a.board, a.by, a.leaseMs, a.tags, a.section ?? null, a.maxAttempts ?? null]);
   if (!rows[0]) return null;
   await pathsStillFree(c, a.board, rows[0]);
   return toTask(rows[0]);
 }
 
 /** Call inside a transaction; PathRace means roll back and try again. */
-export async function claimById(c: Conn, a: { board: number; id: string; by: string; leaseMs: number }): Promise<Task> {
-  const rows = await c.query<TaskRow>(CLAIM, [a.board, a.by, a.leaseMs, a.id]);
+export async function claimById(c: Conn, a: { board: number; id: string; by: string; leaseMs: number; maxAttempts?: number }): Promise<Task> {
+  const rows = await c.query<TaskRow>(CLAIM, [a.board, a.by, a.leaseMs, a.id, a.maxAttempts ?? null]);
   if (rows[0]) {
     await pathsStillFree(c, a.board, rows[0]);
     return toTask(rows[0]);
@@ -108,7 +119,8 @@ export async function claimById(c: Conn, a: { board: number; id: string; by: str
   const [blocker] = await c.query<HoldRow>(`SELECT ${HOLD_COLUMNS} FROM mdclaim.task_view v, mdclaim.blocking_holds(v.board, v.uid, v.writes, v.reads) h
      JOIN mdclaim.task_view o ON o.uid = h.task WHERE v.uid = $1 AND v.waiting_ok AND v.path_blocked LIMIT 1`, [first.uid]);
   if (blocker) throw heldBy(blocker);
-  throw notClaimable(toTask(found[0]));
+  // The first row that waits, so a retry's wait is what the refusal names.
+  throw notClaimable(toTask(found.find((r) => r.not_before !== null && (r.status === 'open' || r.status === 'blocked')) ?? found[0]), Date.now());
 }
 
 /**

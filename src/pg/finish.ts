@@ -13,17 +13,26 @@ import { locksColumn, taskColumns, toTask, type TaskRow } from './rows.js';
 // first checks, in its transaction, that a lapsed claim's paths are still
 // free (refuseRetaken, in paths.ts).
 
-export type HolderVerb = 'heartbeat' | 'done' | 'fail' | 'release';
+export type HolderVerb = 'heartbeat' | 'done' | 'fail' | 'release' | 'retry';
+
+// A retry's wait ends on a whole second, rounded up from now + the delay ($5, in ms), as the file board writes it.
+const NOT_BEFORE = `to_timestamp(ceil(extract(epoch FROM now() + $5::bigint * interval '1 millisecond')))`;
+const OPEN = `status = 'open', by = NULL, claimed_at = NULL, lease_ms = NULL, expires_at = NULL, marker = NULL`;
 
 const SET: Record<HolderVerb, string> = {
   heartbeat: `claimed_at = date_trunc('second', now()), expires_at = date_trunc('second', now()) + t.lease_ms * interval '1 millisecond', marker = NULL`,
   done: `status = 'done', claimed_at = NULL, lease_ms = NULL, expires_at = NULL, commit = $5, marker = NULL`,
-  // The reason goes where the text ends, as the file board writes it.
-  fail: `status = 'failed', claimed_at = NULL, lease_ms = NULL, expires_at = NULL, reason = $5, body = overlay(t.body PLACING $6::bytea FROM t.text_end + 1 FOR 0), marker = NULL`,
-  release: `status = 'open', by = NULL, claimed_at = NULL, lease_ms = NULL, expires_at = NULL, marker = NULL`,
+  // The reason goes where the text (and its attempts field) ends, as the file board writes it.
+  fail: `status = 'failed', claimed_at = NULL, lease_ms = NULL, expires_at = NULL, reason = $5, body = overlay(t.body PLACING $6::bytea FROM t.text_end + t.tries_len + 1 FOR 0), marker = NULL`,
+  // A task handed back unworked: its claim's attempt goes back with it (src/board/finish.ts).
+  release: `${OPEN}, not_before = NULL,
+    (body, tries_len, attempts) = (SELECT * FROM mdclaim.set_tries(t.body, t.text_end, t.tries_len, 'open', coalesce(t.attempts, 1) - 1, NULL))`,
+  // Back for a retry: the attempt kept, and the wait written on the line.
+  retry: `${OPEN}, not_before = ${NOT_BEFORE},
+    (body, tries_len, attempts) = (SELECT * FROM mdclaim.set_tries(t.body, t.text_end, t.tries_len, 'open', coalesce(t.attempts, 1), ${NOT_BEFORE}))`,
 };
 
-const EVENT: Record<HolderVerb, string> = { heartbeat: `'renewed'`, done: `'done'`, fail: `'failed'`, release: `'released'` };
+const EVENT: Record<HolderVerb, string> = { heartbeat: `'renewed'`, done: `'done'`, fail: `'failed'`, release: `'released'`, retry: `'retried'` };
 
 // A holder operation reaches the caller's own task among duplicates, and by a
 // tracker key even when several lines carry it, unless the caller holds
@@ -60,7 +69,7 @@ export interface HolderArgs {
   id: string;
   by: string;
   claimedAt?: string;
-  /** done: the commit; fail: the folded reason. */
+  /** done: the commit; fail: the folded reason; retry: the delay in milliseconds. */
   value?: string;
   /** fail: the bytes appended to the line (` // Failed: reason`), empty without a reason. */
   suffix?: Buffer;
@@ -68,7 +77,7 @@ export interface HolderArgs {
 
 export async function holderWrite(c: Conn, verb: HolderVerb, a: HolderArgs): Promise<Task> {
   const params: unknown[] = [a.board, a.id, a.by, a.claimedAt ?? null];
-  if (verb === 'done' || verb === 'fail') params.push(a.value ?? null);
+  if (verb === 'done' || verb === 'fail' || verb === 'retry') params.push(a.value ?? null);
   if (verb === 'fail') params.push(a.suffix ?? Buffer.alloc(0));
   const rows = await c.query<TaskRow>(STATEMENTS[verb], params);
   if (rows[0]) return toTask(rows[0]);

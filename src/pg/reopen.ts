@@ -24,9 +24,11 @@ const REOPEN = `WITH target AS MATERIALIZED (
   ),
   changed AS (
     UPDATE mdclaim.task t SET status = 'open', by = NULL, commit = NULL, reason = NULL, marker = NULL,
+      -- A person's decision to try again: the attempts field goes too, and the count starts over.
+      attempts = NULL, not_before = NULL, tries_len = 0,
       body = CASE WHEN t.status = 'failed'
         THEN substring(t.body FOR t.text_end) || coalesce(substring(t.body FROM t.text_end + ${BREAK}), ''::bytea)
-        ELSE t.body END
+        ELSE overlay(t.body PLACING ''::bytea FROM t.text_end + 1 FOR t.tries_len) END
     FROM target WHERE t.uid = target.uid
     RETURNING t.*, target.prior_by, target.prior_commit, target.prior_reason
   ),

@@ -21,6 +21,9 @@ export interface TaskRow {
   text_end: number;
   writes: string[];
   reads: string[];
+  /** The attempts field (migration ATTEMPTS): the count the line records, and a retry's wait. */
+  attempts: number | null;
+  not_before: string | null;
   /** The locks taken under it, in the order taken; only where the statement reads them (LOCKS). */
   locks?: { mode: 'write' | 'read'; path: string; since: string }[] | null;
 }
@@ -39,7 +42,8 @@ export function isoSecond(expr: string): string {
 export function taskColumns(t: string, v = t, line = `mdclaim.line_of(${t}.board, ${t}.position, ${t}.lead_breaks)`): string {
   return `${t}.uid, ${v}.id, ${t}.text, ${line} AS line, ${t}.status, ${t}.by,
     ${isoSecond(`${t}.claimed_at`)} AS claimed_at, ${isoSecond(`${t}.expires_at`)} AS expires_at,
-    ${t}.lease_ms, ${t}.commit, ${t}.reason, ${t}.section, ${t}.tags, ${t}.marker, ${t}.body, ${t}.text_end, ${t}.writes, ${t}.reads`;
+    ${t}.lease_ms, ${t}.commit, ${t}.reason, ${t}.section, ${t}.tags, ${t}.marker, ${t}.body, ${t}.text_end, ${t}.writes, ${t}.reads,
+    ${t}.attempts, ${isoSecond(`${t}.not_before`)} AS not_before`;
 }
 
 /** A column of the locks task `t` has taken, as its statement's snapshot sees them. */
@@ -71,6 +75,8 @@ export function toTask(r: TaskRow): Task {
   const commit = asWritten?.commit ?? r.commit;
   if (commit !== null) task.commit = commit;
   if (r.reason !== null) task.reason = r.reason;
+  if (r.attempts !== null) task.attempts = r.attempts;
+  if (r.not_before !== null) task.notBefore = r.not_before;
   if (r.section !== null) task.section = r.section;
   if (r.writes.length > 0) task.writes = r.writes;
   if (r.reads.length > 0) task.reads = r.reads;

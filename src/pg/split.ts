@@ -45,6 +45,10 @@ export interface Row {
   /** The paths its text declares, normalised (src/format/declared.ts). */
   writes: string[];
   reads: string[];
+  /** The attempts field after the text (see attempts.ts): its count, a retry's wait, and its bytes from the text's end. */
+  attempts: number | null;
+  notBefore: string | null;
+  triesLen: number;
   /** Lock lines under it, taken into mdclaim.path_lock (see ownLocks); export writes them back. */
   locks: PathLock[];
   /** Line breaks in lead and in body: what line numbers are summed from. */
@@ -92,6 +96,9 @@ export function splitDocument(src: ByteString): Split {
       reason: task.reason ?? null,
       writes: task.writes ?? [],
       reads: task.reads ?? [],
+      attempts: seen.tries?.attempts ?? null,
+      notBefore: seen.tries?.notBefore ?? null,
+      triesLen: seen.triesEnd - te,
       locks: own.locks,
       leadBreaks: breaks(lead),
       bodyBreaks: breaks(body),
