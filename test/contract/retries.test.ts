@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mdclaim } from '../helpers/cli.js';
 import { errorOf } from '../helpers/errors.js';
+import { fixture, lines, startTogether } from '../helpers/procs.js';
 import { runner, until } from '../helpers/runner.js';
 import { boardFile } from '../helpers/tmp.js';
 import { kinds } from './kinds.js';
@@ -129,5 +130,33 @@ describe.each(kinds)('attempts and retries on the $name board', (kind) => {
     expect(await board.next({ by: 'x' })).toMatchObject({ text: 'fresh' });
     const bad = mdclaim(['reap', '--max-attempts', '0', '--file', location]);
     expect([bad.status, bad.stderr.trim()]).toEqual([2, 'error[USAGE]: --max-attempts must be a whole number of at least 1, got "0"']);
+  });
+});
+
+/** Each attempt of a budget counted by exactly one claim: 1, 2 … max, in any order, none twice, none missing. */
+function countedOnce(attempts: readonly number[], max: number): void {
+  expect([...attempts].sort((a, b) => a - b)).toEqual(Array.from({ length: max }, (_, i) => i + 1));
+}
+
+describe('the attempts check', () => {
+  it('sees a double count or a lost one', () => {
+    expect(() => countedOnce([1, 2, 2], 3)).toThrow();
+    expect(() => countedOnce([1, 3], 3)).toThrow();
+    countedOnce([2, 1, 3], 3);
+  });
+});
+
+describe.each(kinds)('a poison task on the $name board under racing claimers and reapers', (kind) => {
+  it('is counted once per claim and parked at its budget, whoever gets there first', async () => {
+    const MAX = 3;
+    const b = await kind.make('- [ ] poison\n');
+    const roles = [...Array.from({ length: 4 }, (_, i) => ['c' + i, 'claimer']), ['r0', 'reaper'], ['r1', 'reaper']] as const;
+    const runs = await startTogether(roles.map(([by, role]) => ({ script: fixture('budget-racer.mjs'), args: [b.location, by, role, String(MAX)] })));
+    const exits = await Promise.all(runs.map((r) => r.done));
+    expect(exits.map((e) => e.stderr.replace(/.*MdclaimWarning.*\n?/g, ''))).toEqual(exits.map(() => ''));
+    countedOnce(exits.flatMap((e) => lines(e.stdout, 'claimed').map(Number)), MAX);
+    const [t] = await b.board.list();
+    expect(t).toMatchObject({ status: 'failed', attempts: MAX, reason: expect.stringMatching(/^abandoned after 3 attempts; last held by c\d$/) });
+    expect((await b.bytes()).toString()).toMatch(/^- \[❌\] poison \/\/ Attempts: 3 \/\/ Failed: abandoned after 3 attempts; last held by c\d\n$/);
   });
 });
