@@ -97,7 +97,9 @@ export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs):
   const settled = iso === null ? undefined : () => settledRun(`${iso.slice(0, 17)}59Z`);
   const picked = walkLines(src, (s, aboveAllDone) => {
     // A claim mdclaim wrote with the default lease is judged where it lies; any other line by its marker.
-    const claimable = s.claimTime >= 0 ? isLapsedAt(src, s.claimTime, now) && isDue(notBeforeOf(src, s), now) : isClaimable(s.marker(), aboveAllDone, now, notBeforeOf(src, s));
+    // isClaimable with the line's not-before time, which is read only for a line the marker would let be taken.
+    const byMarker = s.claimTime >= 0 ? isLapsedAt(src, s.claimTime, now) : isClaimable(s.marker(), aboveAllDone, now, undefined);
+    const claimable = byMarker && isDue(notBeforeOf(src, s), now);
     allDone = aboveAllDone;
     return (
       claimable &&

@@ -99,8 +99,8 @@ export interface Standing {
   lapsed?: boolean;
   /** A waiting task a live claim on another task blocks by a path it declares: the first such hold. */
   blockedBy?: HeldPath;
-  /** How many claims the task has had: what its line records, else what its status implies (0 open, 1 claimed or finished). */
-  attempts: number;
+  /** How many claims the task has had, when any: what its line records, else what its status implies (1 claimed or finished). */
+  attempts?: number;
   /** A retry whose time has not come: milliseconds until it may be claimed. */
   retryInMs?: number;
 }
@@ -109,7 +109,10 @@ export interface Standing {
 export function standings(tasks: readonly Task[], nowMs: number): Standing[] {
   const now = cutoff(nowMs);
   const blocked = blockers(tasks, now);
-  return tasks.map((t) => ({ ...standing(t, nowMs, now, blocked.get(t)), attempts: attemptsOfTask(t) }));
+  return tasks.map((t) => {
+    const attempts = attemptsOfTask(t);
+    return { ...standing(t, nowMs, now, blocked.get(t)), ...(attempts > 0 ? { attempts } : {}) };
+  });
 }
 
 function standing(t: Task, nowMs: number, now: Cutoff, b: Blocker | undefined): Omit<Standing, 'attempts'> {

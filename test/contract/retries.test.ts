@@ -123,11 +123,13 @@ describe.each(kinds)('attempts and retries on the $name board', (kind) => {
 
   it('shows attempts and a waiting retry in list, and refuses a bad budget as a usage error', async () => {
     const { location, board } = await kind.make('- [ ] waits // Attempts: 2, not before 2999-01-01T00:00:00Z\n- [ ] fresh\n');
-    const json = JSON.parse(mdclaim(['list', '--json', '--file', location]).stdout) as { tasks: { text: string; attempts: number; notBefore?: string; retryInMs?: number }[] };
-    expect(json.tasks.map((t) => [t.text, t.attempts, t.notBefore ?? null])).toEqual([['waits', 2, '2999-01-01T00:00:00Z'], ['fresh', 0, null]]);
+    const json = JSON.parse(mdclaim(['list', '--json', '--file', location]).stdout) as { tasks: { text: string; attempts?: number; notBefore?: string; retryInMs?: number }[] };
+    expect(json.tasks.map((t) => [t.text, t.attempts ?? null, t.notBefore ?? null])).toEqual([['waits', 2, '2999-01-01T00:00:00Z'], ['fresh', null, null]]);
     expect(json.tasks[0]!.retryInMs).toBeGreaterThan(0);
     expect(mdclaim(['list', '--file', location]).stdout).toMatch(/open, retry in \d+d\d\dh \(2 attempts\)\s+waits/);
     expect(await board.next({ by: 'x' })).toMatchObject({ text: 'fresh' });
+    // A claim the line does not spell out is still one attempt.
+    expect((JSON.parse(mdclaim(['list', '--json', '--file', location]).stdout) as { tasks: { attempts?: number }[] }).tasks[1]!.attempts).toBe(1);
     const bad = mdclaim(['reap', '--max-attempts', '0', '--file', location]);
     expect([bad.status, bad.stderr.trim()]).toEqual([2, 'error[USAGE]: --max-attempts must be a whole number of at least 1, got "0"']);
   });
