@@ -1,9 +1,17 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { openBoard } from '../src/index.js';
 import { renderTries } from '../src/format/attempts.js';
 import { listTasks } from '../src/board/walk.js';
-import { bytes } from '../src/format/bytes.js';
+import { bytes, toByteString } from '../src/format/bytes.js';
+import { applyEdits, checkReading } from '../src/board/check-reading.js';
+import { claimById, claimNext } from '../src/board/claim.js';
+import { release, retry } from '../src/board/finish.js';
+import { resultOf, type Plan } from '../src/board/plan.js';
+import { summarize } from '../src/watch/summary.js';
 import { errorOf } from './helpers/errors.js';
 import { boardFile, read } from './helpers/tmp.js';
 
@@ -223,5 +231,42 @@ describe('a poison task parked at its budget', () => {
     const board = openBoard(file, { now: () => Date.parse('2026-12-02T08:00:00Z') });
     for (const bad of [0, 1.5, -1, '3' as unknown as number]) expect(await errorOf(board.reap({ maxAttempts: bad }))).toMatchObject({ code: 'USAGE' });
     expect(read(file)).toBe('- [🟡, agent-7, 2026-12-02T07:00:00Z] once\n');
+  });
+});
+
+describe('the attempts field on real boards', () => {
+  const CORPUS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/corpus');
+  const files = existsSync(CORPUS) ? readdirSync(CORPUS).filter((f) => f.endsWith('.md')).sort() : [];
+  const by = { leaseMs: LEASE, maxAttempts: 3 };
+  it.skipIf(files.length === 0)('keeps every id, text and line through a budgeted claim, a retry, its next claim and a release', () => {
+    for (const file of files) {
+      let src = toByteString(readFileSync(path.join(CORPUS, file)));
+      const step = <T>(plan: Plan<T>): T => {
+        checkReading(src, plan);
+        src = applyEdits(src, [...plan.edits].sort((a, b) => a.start - b.start));
+        return resultOf(plan);
+      };
+      const before = listTasks(src).map((t) => [t.id, t.text, t.line]);
+      const t = step(claimNext(src, {}, { by: 'a1', now: T0, ...by }));
+      if (t === null) continue;
+      step(retry(src, t.id, { by: 'a1' }, '2026-12-02T07:05:00Z'));
+      expect(listTasks(src).map((x) => [x.id, x.text, x.line]), file).toEqual(before);
+      expect(listTasks(src).find((x) => x.line === t.line), file).toMatchObject({ status: 'open', attempts: 1, notBefore: '2026-12-02T07:05:00Z' });
+      // Exact duplicates share an id: a claim by it may take another copy, so only a task of its own is claimed again.
+      if (before.filter(([id]) => id === t.id).length > 1) continue;
+      expect(() => claimById(src, t.id, { by: 'a2', now: T0 + 60_000, ...by }), file).toThrow(/waits for a retry/);
+      expect(step(claimById(src, t.id, { by: 'a2', now: T0 + 5 * 60_000, ...by })), file).toMatchObject({ id: t.id, attempts: 2 });
+      step(release(src, t.id, { by: 'a2' }));
+      expect(listTasks(src).map((x) => [x.id, x.text, x.line]), file).toEqual(before);
+      expect(listTasks(src).find((x) => x.line === t.line), file).toMatchObject({ status: 'open', attempts: 1 });
+    }
+  });
+});
+
+describe('a waiting retry in the summary status and watch show', () => {
+  it('is blocked by its time until it comes', () => {
+    const tasks = listTasks(bytes('- [ ] waits // Attempts: 1, not before 2026-12-02T07:05:00Z\n'));
+    expect(summarize(tasks, T0).blocked).toEqual([{ id: tasks[0]!.id, text: 'waits', reason: 'retry', notBefore: '2026-12-02T07:05:00Z' }]);
+    expect(summarize(tasks, Date.parse('2026-12-02T07:05:00Z')).blocked).toEqual([]);
   });
 });

@@ -46,6 +46,11 @@ describe.each(kinds)('attempts and retries on the $name board', (kind) => {
     expect((await bytes()).toString()).toContain('- [✅, r2] flaky // Attempts: 2\n');
     await board.reopen(t.id);
     expect((await bytes()).toString()).toMatch(/^# Work\n\n- \[ \] flaky\n/);
+    if (kind.name === 'pg') {
+      expect((await board.history(t.id)).map((e) => [e.event, e.via, e.by ?? null])).toEqual([
+        ['imported', 'import', null], ['claimed', 'next', 'r1'], ['retried', 'retry', 'r1'], ['claimed', 'claim', 'r2'], ['done', 'done', 'r2'], ['released', 'reopen', null],
+      ]);
+    }
   });
 
   it('gives a released attempt back, so a claim and release leave the line as it was', async () => {
@@ -75,6 +80,9 @@ describe.each(kinds)('attempts and retries on the $name board', (kind) => {
     expect(parked!.by).toBeUndefined();
     expect((await bytes()).toString()).toBe('- [❌] poison // Attempts: 3 // Failed: abandoned after 3 attempts; last held by agent-7\n- [ ] fine\n');
     expect(await board.next({ by: 'x', maxAttempts: 3 })).toMatchObject({ text: 'fine' });
+    if (kind.name === 'pg') {
+      expect((await board.history(poison!.id)).at(-1)).toMatchObject({ event: 'parked', via: 'reap', from: 'agent-7', reason: 'abandoned after 3 attempts; last held by agent-7' });
+    }
   });
 
   it('parks instead of taking over when the claimer passes the budget: next goes on, claim says so', async () => {
