@@ -121,7 +121,8 @@ describe.each(kinds)('attempts and retries on the $name board', (kind) => {
   });
 
   it('stops a retrying runner at a command that cannot start, every task open and uncounted', async () => {
-    const doc = '- [ ] one\n- [ ] two // Attempts: 1\n';
+    // The runner takes `one` with its budget (so counted, as attempt 2); the give-back hands that attempt back.
+    const doc = '- [ ] one // Attempts: 1\n- [ ] two\n';
     const { location, bytes } = await kind.make(doc);
     const end = await runner(location, ['--loop', '--retries', '3', '--by', 'r1', '--', 'sh', '-c', 'claud -p x']).done;
     expect(end.code).toBe(1);
