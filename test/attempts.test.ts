@@ -12,6 +12,7 @@ import { claimById, claimNext } from '../src/board/claim.js';
 import { release, retry } from '../src/board/finish.js';
 import { resultOf, type Plan } from '../src/board/plan.js';
 import { summarize } from '../src/watch/summary.js';
+import { retryDelayMs } from '../src/board/runner/retry.js';
 import { errorOf } from './helpers/errors.js';
 import { boardFile, read } from './helpers/tmp.js';
 
@@ -268,5 +269,18 @@ describe('a waiting retry in the summary status and watch show', () => {
     const tasks = listTasks(bytes('- [ ] waits // Attempts: 1, not before 2026-12-02T07:05:00Z\n'));
     expect(summarize(tasks, T0).blocked).toEqual([{ id: tasks[0]!.id, text: 'waits', reason: 'retry', notBefore: '2026-12-02T07:05:00Z' }]);
     expect(summarize(tasks, Date.parse('2026-12-02T07:05:00Z')).blocked).toEqual([]);
+  });
+});
+
+describe('the retry delay', () => {
+  it('doubles with each attempt, jitter only adds up to a fifth, and it stops growing at a day', () => {
+    expect([1, 2, 3, 4].map((n) => retryDelayMs(1000, n, () => 0))).toEqual([1000, 2000, 4000, 8000]);
+    expect([1, 2, 3].map((n) => retryDelayMs(1000, n, () => 0.999999))).toEqual([1200, 2400, 4800]);
+    expect(retryDelayMs(60_000, 60, () => 0)).toBe(86_400_000);
+    fc.assert(fc.property(fc.integer({ min: 0, max: 3_600_000 }), fc.integer({ min: 1, max: 100 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (base, n, r) => {
+      const doubled = Math.min(86_400_000, base * 2 ** (n - 1));
+      const ms = retryDelayMs(base, n, () => r);
+      return ms >= doubled && ms <= Math.round(doubled * 1.2);
+    }));
   });
 });

@@ -46,6 +46,7 @@ export const FLAGS: Record<string, FlagSpec> = {
   retries: { value: true },
   'retry-delay': { value: true },
   'max-attempts': { value: true },
+  delay: { value: true },
   grace: { value: true },
   events: { value: true },
   'fail-on-signal': { value: false },

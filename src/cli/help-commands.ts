@@ -79,6 +79,15 @@ export const COMMANDS: Record<string, CommandSpec> = {
     examples: ['mdclaim release PLAT-12 --by alice'],
     exits: '0 released, 3 no such task, 4 not yours',
   },
+  retry: {
+    args: 'task',
+    flags: ['by', 'delay'],
+    summary: 'give your task back to be retried after a delay',
+    about: 'Give back the task you hold to be tried again later: it is open, its attempt counted, and no one claims it before --delay D has passed (// Attempts: N, not before T on its line). What mdclaim run --retries does after a failure.',
+    options: { by: 'the holder (or MDCLAIM_BY)' },
+    examples: ['mdclaim retry PLAT-12 --by alice --delay 10m'],
+    exits: '0 given back, 2 no --delay, 3 no such task, 4 not yours',
+  },
   reopen: {
     args: 'task',
     flags: ['by'],

@@ -50,6 +50,7 @@ export const OPTIONS: Record<string, OptionHelp> = {
   'until-settled': { label: '--until-settled', text: 'loop until no matching task could still become claimable (a retry waiting for its time still could)' },
   retries: { label: '--retries N', text: "retry a task whose command fails up to N times: back to open, claimable by no one before a delay (written on its line), then failed as usual (default 0)" },
   'retry-delay': { label: '--retry-delay D', text: 'the first retry waits D, each next one twice as long, plus up to 20% at random (default 30s)' },
+  delay: { label: '--delay D', text: 'how long the task waits before anyone may claim it again (rounded up to the second)' },
   'max-attempts': { label: '--max-attempts N', text: 'a lapsed claim whose task has had N attempts is parked (failed: "abandoned after N attempts; last held by …"), not taken over' },
   grace: { label: '--grace D', text: 'after SIGTERM/SIGINT, wait D before SIGKILL (default 10s)' },
   events: { label: '--events FILE', text: 'append one JSON event per line to FILE; one that stops taking writes is reported once (error[IO]) and the run goes on' },

@@ -53,6 +53,19 @@ describe.each(kinds)('attempts and retries on the $name board', (kind) => {
     }
   });
 
+  it('is the CLI command retry: one line saying when, exit 0; a usage error without --delay, the board untouched', async () => {
+    const { location, board, bytes } = await kind.make('- [ ] PLAT-1 flaky\n');
+    await board.claim('PLAT-1', { by: 'r1' });
+    const before = await bytes();
+    const bare = mdclaim(['retry', 'PLAT-1', '--by', 'r1', '--file', location]);
+    expect([bare.status, bare.stderr.trim()]).toEqual([2, 'error[USAGE]: retry needs --delay D: how long the task waits before anyone may claim it again']);
+    expect(await bytes()).toEqual(before);
+    const r = mdclaim(['retry', 'PLAT-1', '--by', 'r1', '--delay', '10m', '--file', location]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^gave back PLAT-1 "flaky" by r1 for a retry after 1 attempt: not before ${TIME}\n$`));
+    expect((await bytes()).toString()).toMatch(new RegExp(`^- \\[ \\] PLAT-1 flaky // Attempts: 1, not before ${TIME}\n$`));
+  });
+
   it('gives a released attempt back, so a claim and release leave the line as it was', async () => {
     const doc = '- [ ] once\n- [ ] twice // Attempts: 2\n';
     const { board, bytes } = await kind.make(doc);

@@ -24,6 +24,7 @@ export { pathsUnlock } from './paths-unlock.js';
 export { reap } from './reap.js';
 export { release } from './release.js';
 export { reopen } from './reopen.js';
+export { retry } from './retry.js';
 export { run } from './run.js';
 export { status } from './status.js';
 export { watch } from './watch.js';
