@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTasks } from '../src/index.js';
 import { hasFlock1, outsideHolder, queuedOn, until } from './helpers/locks.js';
-import { fixture, lines, startTogether } from './helpers/procs.js';
+import { fixture, lines, startTogether, track } from './helpers/procs.js';
 import { boardFile, read } from './helpers/tmp.js';
 
 // The package as a user without a compiler gets it: packed, installed into
@@ -41,7 +41,7 @@ afterAll(() => {
 });
 
 /** The installed project's own `mdclaim`, as its user runs it. */
-const installed = (args: string[]) => spawn(join(project, 'node_modules', '.bin', 'mdclaim'), args, { cwd: project, env });
+const installed = (args: string[]) => track(spawn(join(project, 'node_modules', '.bin', 'mdclaim'), args, { cwd: project, env }));
 
 function exit(child: ReturnType<typeof spawn>) {
   let stdout = '';

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, mdclaimAsync } from './helpers/cli.js';
 import { boardUrl, dropBoards, PG_URL, pgReachable, sql, uniqueBoard, importBoard } from './helpers/pg.js';
+import { track } from './helpers/procs.js';
 import { boardFile } from './helpers/tmp.js';
 
 // What the CLI shows of a board URL with a password: never the password (in
@@ -53,7 +54,7 @@ describe('a board URL with a password, through the CLI', () => {
     const name = await board('# T\n');
     const url = new URL(boardUrl(name));
     url.password = SECRET;
-    const child = spawn(process.execPath, [CLI, 'run', '--loop', '--interval', '1s', `--file=${url}`, '--', 'true'], { stdio: 'ignore' });
+    const child = track(spawn(process.execPath, [CLI, 'run', '--loop', '--interval', '1s', `--file=${url}`, '--', 'true'], { stdio: 'ignore' }));
     try {
       const cmdline = () => readFileSync(`/proc/${child.pid}/cmdline`, 'latin1');
       await until('the title to name the board', () => cmdline().includes(`?board=${name}`) && cmdline().includes('mdclaim run'));
