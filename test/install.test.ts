@@ -34,7 +34,7 @@ beforeAll(() => {
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'fresh', version: '1.0.0', private: true }));
   execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed[0].filename)], { cwd: project, env, stdio: 'ignore' });
   copyFileSync(fixture('installed-claimer.mjs'), join(project, 'claimer.mjs'));
-}, 180_000);
+});
 
 afterAll(() => {
   if (project) rmSync(dirname(project), { recursive: true, force: true });

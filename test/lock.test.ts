@@ -224,7 +224,7 @@ describe('the mkdir lock', () => {
     const r = mdclaim(['next', '--file', file, '--by', 'w', '--lock-timeout', '5s'], env);
     expect(r.status).toBe(0);
     expect(readdirSync(dirname(file))).toEqual(['tasks.md']);
-  }, 30_000);
+  });
 
   it("lets exactly one of many waiters take over a dead holder's lock at a time", async () => {
     const tasks = 120;

@@ -64,7 +64,7 @@ export function queuedOn(dir: string): number {
 }
 
 /** Wait for a condition, checked every 5 ms, up to `ms` (a process's start on a machine at a load of 20 takes seconds). */
-export async function until(cond: () => boolean, what: string, ms = 50_000): Promise<void> {
+export async function until(cond: () => boolean, what: string, ms = 120_000): Promise<void> {
   const end = Date.now() + ms;
   while (!cond()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);

@@ -75,7 +75,7 @@ export function runner(file: string, args: string[], opts: { env?: Record<string
 }
 
 /** Poll until `cond` gives something truthy, for up to `ms` (generous: on a loaded machine a process takes seconds to start), then fail naming `what`. */
-export async function until<T>(what: string, cond: () => T | Promise<T>, everyMs = 25, ms = 50_000): Promise<NonNullable<T>> {
+export async function until<T>(what: string, cond: () => T | Promise<T>, everyMs = 25, ms = 120_000): Promise<NonNullable<T>> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await cond();
