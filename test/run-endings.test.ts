@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI, mdclaim } from './helpers/cli.js';
 import { track } from './helpers/procs.js';
-import { groupAlive, PID, runner, runnerBoard, signalGroup, STRAGGLER, tasks, until, WAIT_GO } from './helpers/runner.js';
+import { groupAlive, PID, runner, runnerBoard, signalGroup, STRAGGLER, takenOverWhileFrozen, tasks, until, WAIT_GO } from './helpers/runner.js';
 import { bytesOf, read } from './helpers/tmp.js';
 
 // Each command leaves a straggler in its group that ignores SIGTERM and does
@@ -46,11 +46,7 @@ describe('mdclaim run leaves nothing of a task running once its claim ends', () 
     const { file, env, pid } = runnerBoard('[] contested\n');
     const r = runner(file, ['--by', 'r1', '--lease', '2s', '--grace', '1s', '--', 'sh', '-c', `${STRAGGLER} ${PID}; ${WAIT_GO}`], { env: env('A') });
     const pgid = await pid('A');
-    r.child.kill('SIGSTOP');
-    const id = (await tasks(file))[0]!.id;
-    await until('the takeover', () => mdclaim(['claim', id, '--file', file, '--by', 'thief', '--lease', '1h']).status === 0, 100);
-    const taken = bytesOf(file);
-    r.child.kill('SIGCONT');
+    const { taken } = await takenOverWhileFrozen(r, file);
     expect((await r.done).code).toBe(4);
     expect(groupAlive(pgid)).toBe(false);
     expect(bytesOf(file)).toEqual(taken);
@@ -81,20 +77,7 @@ describe('mdclaim run never starts a command on a claim it no longer holds', () 
   });
 });
 
-describe('mdclaim run when its terminal or output goes away', () => {
-  it('on SIGHUP (a closed terminal) passes SIGTERM to the group, releases the task and exits 129', async () => {
-    const { file, env, pid } = runnerBoard('- [ ] long job\n');
-    const before = bytesOf(file);
-    const r = runner(file, ['--by', 'r1', '--', 'sh', '-c', `${PID}; sleep 60 | cat`], { env: env('A') });
-    const pgid = await pid('A');
-    r.child.kill('SIGHUP');
-    const end = await r.done;
-    expect(end.code).toBe(129);
-    expect(groupAlive(pgid)).toBe(false);
-    expect(bytesOf(file)).toEqual(before);
-    expect(end.stderr).toMatch(/SIGHUP: stopping, waiting for 1 command/);
-  });
-
+describe('mdclaim run when its output goes away', () => {
   it('when the reader of its stdout leaves (`| head -1`), gives every task back and exits 141 without a trace', async () => {
     const { file, dir, env } = runnerBoard('- [ ] one\n- [ ] two\n');
     const before = bytesOf(file);

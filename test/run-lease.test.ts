@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mdclaim } from './helpers/cli.js';
 import { fixture, start } from './helpers/procs.js';
-import { eventsIn, groupAlive, PID, runner, runnerBoard, tasks, until, WAIT_GO } from './helpers/runner.js';
+import { eventsIn, groupAlive, PID, runner, runnerBoard, takenOverWhileFrozen, tasks, until, WAIT_GO } from './helpers/runner.js';
 import { bytesOf, read } from './helpers/tmp.js';
 
 // mdclaim run and its claim's lease: frozen past it, the runner finds its
@@ -14,12 +13,7 @@ describe('mdclaim run and the lease', () => {
     const events = join(dir, 'a.jsonl');
     const r = runner(file, ['--by', 'r1', '--lease', '2s', '--events', events, '--', 'sh', '-c', `${PID}; ${WAIT_GO}`], { env: env('A') });
     const pgid = await pid('A');
-    r.child.kill('SIGSTOP');
-    const id = (await tasks(file))[0]!.id;
-    // Once the frozen runner's claim lapses, another claimer takes the task (refused until then).
-    await until('the takeover', () => mdclaim(['claim', id, '--file', file, '--by', 'thief', '--lease', '1h']).status === 0, 100);
-    const taken = bytesOf(file);
-    r.child.kill('SIGCONT');
+    const { id, taken } = await takenOverWhileFrozen(r, file);
     const end = await r.done;
     expect(end.code).toBe(4);
     expect(end.stderr).toMatch(new RegExp(`^mdclaim: lost ${id} after \\S+: .*thief.*wrote nothing$`, 'm'));

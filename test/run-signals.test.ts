@@ -8,19 +8,23 @@ import { bytesOf, read } from './helpers/tmp.js';
 // goes, and the claim is released, failed or left for the reaper.
 
 describe('mdclaim run and signals', () => {
-  it('on SIGTERM passes it to the whole process group, releases the task and exits 143', async () => {
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGHUP (a closed terminal)', 129],
+  ] as const)('on %s passes SIGTERM to the whole process group, releases the task and exits %i', async (what, code) => {
+    const signal = what.split(' ')[0] as NodeJS.Signals;
     const { file, env, pid } = runnerBoard('- [ ] long job\n');
     const before = bytesOf(file);
     // A pipeline: only a signal to the group reaches `sleep` and `cat`.
     const r = runner(file, ['--by', 'r1', '--', 'sh', '-c', `${PID}; sleep 60 | cat`], { env: env('A') });
     const pgid = await pid('A');
     expect(groupAlive(pgid)).toBe(true); // the shell leads a group of its own
-    r.child.kill('SIGTERM');
+    r.child.kill(signal);
     const end = await r.done;
-    expect(end.code).toBe(143);
+    expect(end.code).toBe(code);
     expect(groupAlive(pgid)).toBe(false);
     expect(bytesOf(file)).toEqual(before); // claim + release gives a `[ ]` line back byte for byte
-    expect(end.stderr).toMatch(/SIGTERM: stopping, waiting for 1 command/);
+    expect(end.stderr).toMatch(new RegExp(`${signal}: stopping, waiting for 1 command`));
   });
 
   it('on SIGINT with --fail-on-signal marks the task failed and exits 130', async () => {

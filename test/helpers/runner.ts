@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach } from 'vitest';
 import { openBoard } from '../../src/index.js';
-import { CLI } from './cli.js';
+import { CLI, mdclaim } from './cli.js';
 import { boardFile } from './tmp.js';
 
 // What the runner's tests start: `mdclaim run` as a real process, and
@@ -35,6 +35,20 @@ export function runnerBoard(board: string) {
 
 /** The board's tasks, read under its shared lock: a runner may be writing. */
 export const tasks = (file: string) => openBoard(file).list();
+
+/**
+ * Freeze the runner (SIGSTOP) until its claim on the board's first task has
+ * lapsed and `thief` has taken the task over (refused until then), then let it
+ * go on: the task's id, and the board as the thief left it.
+ */
+export async function takenOverWhileFrozen(r: Runner, file: string): Promise<{ id: string; taken: Buffer }> {
+  r.child.kill('SIGSTOP');
+  const id = (await tasks(file))[0]!.id;
+  await until('the takeover', () => mdclaim(['claim', id, '--file', file, '--by', 'thief', '--lease', '1h']).status === 0, 100);
+  const taken = readFileSync(file);
+  r.child.kill('SIGCONT');
+  return { id, taken };
+}
 
 export interface Runner {
   child: ChildProcess;
