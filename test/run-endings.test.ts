@@ -107,7 +107,7 @@ describe('mdclaim run when its output goes away', () => {
     const { file, dir } = runnerBoard('[] one\n[] two\n[] three\n[] four\n[] five\n');
     const events = join(dir, 'ev.jsonl');
     // One 512-byte block: the board fits, the events of five tasks do not.
-    const r = spawnSync('sh', ['-c', 'ulimit -f 1; exec "$@"', 'sh', process.execPath, CLI, 'run', '--file', file, '--by', 'r1', '--no-commit', '--until-settled', '--interval', '100ms', '--events', events, '--', 'true'], { encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL' });
+    const r = spawnSync('sh', ['-c', 'ulimit -f 1; exec "$@"', 'sh', process.execPath, CLI, 'run', '--file', file, '--by', 'r1', '--no-commit', '--until-settled', '--interval', '100ms', '--events', events, '--', 'true'], { encoding: 'utf8', timeout: 120_000, killSignal: 'SIGKILL' });
     expect(r.status).toBe(0);
     noTrace(r.stderr);
     expect(r.stderr.match(/^error\[IO\]: cannot write --events .*$/gm)).toHaveLength(1);
