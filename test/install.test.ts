@@ -73,7 +73,7 @@ describe('installed from the packed tarball on a machine without a compiler', ()
     let ended = false;
     void done.then(() => (ended = true));
     try {
-      await until(() => queuedOn(dirname(file)) === 1, 'the installed mdclaim to queue behind flock(1)', 30_000);
+      await until(() => queuedOn(dirname(file)) === 1, 'the installed mdclaim to queue behind flock(1)');
       expect(ended).toBe(false);
       expect(read(file)).toBe('- [ ] one\n');
     } finally {

@@ -55,7 +55,7 @@ describe('the lock is flock(2) on the board’s directory', () => {
     let settled = false;
     const claim = openBoard(file, { lockTimeout: '10m' }).next({ by: 'w' }).finally(() => (settled = true));
     // The claim waits in the kernel's queue for as long as the lock is held, then goes on.
-    await until(() => queuedOn(dirname(file)) >= 1, 'the claim to queue behind the holder', 60_000);
+    await until(() => queuedOn(dirname(file)) >= 1, 'the claim to queue behind the holder');
     expect(settled).toBe(false);
     expect(read(file)).toBe(BOARD);
     held.release();

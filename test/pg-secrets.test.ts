@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, mdclaimAsync } from './helpers/cli.js';
 import { boardUrl, dropBoards, PG_URL, pgReachable, sql, uniqueBoard, importBoard } from './helpers/pg.js';
 import { track } from './helpers/procs.js';
+import { until } from './helpers/runner.js';
 import { boardFile } from './helpers/tmp.js';
 
 // What the CLI shows of a board URL with a password: never the password (in
@@ -20,15 +21,6 @@ async function board(doc: string): Promise<string> {
   names.push(name);
   await importBoard(name, doc);
   return name;
-}
-
-/** Wait for a condition, checking every 50 ms, up to a generous deadline. */
-async function until(what: string, ok: () => boolean, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('a board URL with a password, through the CLI', () => {
