@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { stopOutsideLock } from './helpers/locks.js';
 import { fixture, start } from './helpers/procs.js';
 import { eventsIn, groupAlive, PID, runner, runnerBoard, takenOverWhileFrozen, tasks, until, WAIT_GO } from './helpers/runner.js';
 import { bytesOf, read } from './helpers/tmp.js';
@@ -28,7 +29,7 @@ describe('mdclaim run and the lease', () => {
     const script = `${PID}; ${WAIT_GO}; echo "$RUNNER" >> "$DIR/finished"`;
     const a = runner(file, ['--by', 'host', '--lease', '2s', '--events', aEvents, '--', 'sh', '-c', script], { env: env('A') });
     const aGroup = await pid('A');
-    a.child.kill('SIGSTOP');
+    await stopOutsideLock(a.child.pid!, file);
     const b = runner(file, ['--by', 'host', '--lease', '2s', '--loop', '--max', '1', '--interval', '100ms', '--', 'sh', '-c', script], { env: env('B') });
     await pid('B'); // B took the lapsed claim over
     a.child.kill('SIGCONT');

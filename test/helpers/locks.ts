@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { expect } from 'vitest';
+import { MdclaimError, openBoard } from '../../src/index.js';
 import { fixture, track } from './procs.js';
 
 // What the lock tests look at from outside: an outside flock(1) holder, the
@@ -91,3 +92,27 @@ export function children(pid: number, name: string): number[] {
 }
 
 export const hasFlock1 = spawnSync('flock', ['--version']).status === 0;
+
+/**
+ * SIGSTOP `pid` at a moment it does not hold the board's lock. Stopped inside
+ * a write (a heartbeat's, say), it would hold the board for as long as it is
+ * stopped, and no one could take its claim over: while a reader cannot get in
+ * at once, let it go on a moment and stop it again.
+ */
+export async function stopOutsideLock(pid: number, location: string): Promise<void> {
+  const probe = openBoard(location, { lockTimeout: '300ms' });
+  try {
+    for (;;) {
+      process.kill(pid, 'SIGSTOP');
+      const free = await probe.list().then(
+        () => true,
+        (err: unknown) => (err instanceof MdclaimError && err.code === 'LOCK_TIMEOUT' ? false : Promise.reject(err)),
+      );
+      if (free) return;
+      process.kill(pid, 'SIGCONT');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  } finally {
+    await probe.close();
+  }
+}

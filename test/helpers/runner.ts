@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterEach } from 'vitest';
 import { openBoard } from '../../src/index.js';
 import { CLI, mdclaim } from './cli.js';
+import { stopOutsideLock } from './locks.js';
 import { boardFile } from './tmp.js';
 
 // What the runner's tests start: `mdclaim run` as a real process, and
@@ -42,7 +43,7 @@ export const tasks = (file: string) => openBoard(file).list();
  * go on: the task's id, and the board as the thief left it.
  */
 export async function takenOverWhileFrozen(r: Runner, file: string): Promise<{ id: string; taken: Buffer }> {
-  r.child.kill('SIGSTOP');
+  await stopOutsideLock(r.child.pid!, file);
   const id = (await tasks(file))[0]!.id;
   await until('the takeover', () => mdclaim(['claim', id, '--file', file, '--by', 'thief', '--lease', '1h']).status === 0, 100);
   const taken = readFileSync(file);
