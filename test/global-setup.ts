@@ -1,3 +1,4 @@
+import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -65,14 +66,43 @@ async function admin(statement: string): Promise<void> {
  * Make this process the one every orphan of the run is reparented to (Linux's
  * child subreaper), so whatever a test starts stays among its descendants: a
  * process that calls setsid, whose parent died, or that was given an
- * environment of its own (a mark in the environment is lost there). Orphans
- * that end stay zombies until the run ends; the tests count none as running.
+ * environment of its own (a mark in the environment is lost there). Like
+ * init, it reaps the orphans that end, on SIGCHLD: a zombie still answers
+ * kill -0, and a runner's watchdog would wait out its grace on one. Its own
+ * children (the workers) are left to Node, which reaps them itself.
  */
 function adoptOrphans(): void {
-  const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi');
-  const prctl = koffi.load(null).func('int prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long arg4, unsigned long arg5)');
+  const libc = (createRequire(import.meta.url)('koffi') as typeof import('koffi')).load(null);
+  const prctl = libc.func('int prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long arg4, unsigned long arg5)');
+  const waitpid = libc.func('int waitpid(int pid, void *status, int options)');
   const PR_SET_CHILD_SUBREAPER = 36;
+  const WNOHANG = 1;
   if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) !== 0) throw new Error('cannot become the child subreaper of the test run: the check for processes left behind would miss some');
+  const own = new Set(childrenOf(process.pid).map((c) => c.pid));
+  const spawnChild = ChildProcess.prototype.spawn;
+  ChildProcess.prototype.spawn = function (this: ChildProcess, ...args: Parameters<typeof spawnChild>) {
+    const r = spawnChild.apply(this, args);
+    if (this.pid !== undefined) own.add(this.pid);
+    return r;
+  };
+  process.on('SIGCHLD', () => {
+    for (const c of childrenOf(process.pid)) if (c.zombie && !own.has(c.pid)) waitpid(c.pid, null, WNOHANG);
+  });
+}
+
+/** The processes whose parent is `ppid`, and whether each has ended (a zombie). */
+function childrenOf(ppid: number): { pid: number; zombie: boolean }[] {
+  const out: { pid: number; zombie: boolean }[] = [];
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+      const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(parent) === ppid) out.push({ pid: Number(pid), zombie: state === 'Z' });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
 }
 
 /** A running process (zombies have ended) read from /proc/PID/stat: its parent and its command line. */
