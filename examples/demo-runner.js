@@ -54,16 +54,25 @@ const long = await until(async () => (await board.list()).find((t) => t.tags.inc
 const frozen = runners.find((r) => r.by === long.by);
 // (Only for the narration: its "claimed" line is out before it is frozen.)
 await until(() => frozen.said.some((l) => l.includes(`claimed ${long.id}`)));
-// Stopped inside a heartbeat's critical section it would hold the board's lock: then let it go on and stop it again.
+// Stopped inside a heartbeat's critical section, or while its wait for the lock is being granted, it
+// holds the board's lock for as long as it is stopped, and no one could take the job over. So while
+// the board does not answer within 300 ms, let it go on a moment and stop it again.
 const peek = openBoard(file, { lockTimeout: '300ms' });
-for (;;) {
+const look = () => peek.list().catch((err) => (err.code === 'LOCK_TIMEOUT' ? null : Promise.reject(err)));
+let taken;
+for (let said = false; !taken; ) {
   frozen.child.kill('SIGSTOP');
-  if (await peek.list().then(() => true, (err) => (err.code === 'LOCK_TIMEOUT' ? false : Promise.reject(err)))) break;
-  frozen.child.kill('SIGCONT');
-  await sleep(20);
+  const now = await look();
+  if (now === null) {
+    frozen.child.kill('SIGCONT');
+    await sleep(20);
+    continue;
+  }
+  if (!said) say(`SIGSTOP ${frozen.by} while it runs ${long.id}: no heartbeats now`);
+  said = true;
+  taken = now.find((t) => t.id === long.id && t.status === 'claimed' && t.by !== frozen.by);
+  if (!taken) await sleep(50);
 }
-say(`SIGSTOP ${frozen.by} while it runs ${long.id}: no heartbeats now`);
-const taken = await until(async () => (await board.list()).find((t) => t.id === long.id && t.status === 'claimed' && t.by !== frozen.by));
 say(`${taken.by} took ${long.id} over once the frozen claim lapsed`);
 frozen.child.kill('SIGCONT');
 say(`SIGCONT ${frozen.by}: its next heartbeat finds the claim gone`);

@@ -19,8 +19,11 @@ const BOARD = `# Board
 const json = (out: string) => JSON.parse(out) as Record<string, any>;
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-/** Run the CLI with a deadline, so a hang fails the test instead of stalling it. */
-function bounded(args: string[], timeout = 5000) {
+/**
+ * Run the CLI with a deadline, so a hang fails the test instead of stalling
+ * it: generous, since at a load average of 20 a CLI's start alone takes seconds.
+ */
+function bounded(args: string[], timeout = 60_000) {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout, maxBuffer: 256 << 20 });
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
@@ -77,7 +80,7 @@ describe('output and exit statuses', () => {
     const lines = Array.from({ length: 50_000 }, (_, i) => `- [ ] task number ${i}\n`).join('');
     const file = boardFile(lines);
     const script = '"$0" "$1" list --file "$2" | head -1; echo "status ${PIPESTATUS[0]}" >&2';
-    const r = spawnSync('bash', ['-c', script, process.execPath, CLI, file], { encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync('bash', ['-c', script, process.execPath, CLI, file], { encoding: 'utf8', timeout: 120_000 });
     expect(r.stdout).toMatch(/^\S+ {2}open +task number 0\n$/);
     expect(r.stderr).toBe('status 141\n');
   });
@@ -91,7 +94,7 @@ describe('output and exit statuses', () => {
       'my $pid = fork(); if ($pid == 0) { close $r; open(STDOUT, ">&", $w) or die; exec(@ARGV) or die }',
       'close $w; select(undef, undef, undef, 0.5); local $/; my $all = <$r>; waitpid($pid, 0); print $all; print STDERR "status ", $? >> 8, "\n";',
     ].join(' ');
-    const r = spawnSync('perl', ['-e', perl, process.execPath, CLI, 'list', '--file', file], { encoding: 'utf8', timeout: 30_000, maxBuffer: 64 << 20 });
+    const r = spawnSync('perl', ['-e', perl, process.execPath, CLI, 'list', '--file', file], { encoding: 'utf8', timeout: 120_000, maxBuffer: 64 << 20 });
     if (r.error && (r.error as NodeJS.ErrnoException).code === 'ENOENT') return void console.warn('skipped: no perl to make a non-blocking pipe');
     expect(r.stderr).toBe('status 0\n');
     const out = r.stdout.trimEnd().split('\n');
@@ -101,7 +104,7 @@ describe('output and exit statuses', () => {
 
   it('lists a 700,000-task board', () => {
     const file = boardFile(Array.from({ length: 700_000 }, (_, i) => `- [ ] t${i}\n`).join(''));
-    const r = bounded(['list', '--file', file], 60_000);
+    const r = bounded(['list', '--file', file], 240_000);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const out = r.stdout.trimEnd().split('\n');
@@ -151,7 +154,7 @@ describe('reap --dry-run', () => {
     chmodSync(file, 0o644);
     const before = bytesOf(file);
     const asNobody = (args: string[]) =>
-      spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, CLI, ...args, '--file', file], { encoding: 'utf8', timeout: 10_000 });
+      spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, CLI, ...args, '--file', file], { encoding: 'utf8', timeout: 120_000 });
     const dry = asNobody(['reap', '--dry-run', '--json']);
     expect(dry.stderr).toBe('');
     expect(dry.status).toBe(0);

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseTasks } from '../src/index.js';
 import { CLI } from './helpers/cli.js';
-import { hasFlock1, heldElsewhere, outsideHolder, queuedOn, until } from './helpers/locks.js';
+import { expectExitWhileQueued, hasFlock1, heldElsewhere, queuedOn, until, whileHeld } from './helpers/locks.js';
 import { fixture, lines, start } from './helpers/procs.js';
 import { boardFile, bytesOf, read } from './helpers/tmp.js';
 
@@ -76,8 +75,7 @@ describe.skipIf(!hasFlock1)('a koffi process waiting behind another holder', () 
   it('waits in the kernel’s queue and gives up at its deadline, the holder still holding and nothing of its wait left', async () => {
     const file = boardFile(BOARD);
     const dir = dirname(file);
-    const h = await outsideHolder(dir);
-    try {
+    await whileHeld(dir, async () => {
       const started = Date.now();
       const w = start(CLI, ['next', '--file', file, '--by', 'w', '--lock-timeout', '2s'], KOFFI);
       await until(() => queuedOn(dir) === 1, 'the waiter to queue in the kernel');
@@ -87,33 +85,11 @@ describe.skipIf(!hasFlock1)('a koffi process waiting behind another holder', () 
       expect(queuedOn(dir)).toBe(0);
       expect(heldElsewhere(dir)).toBe(true);
       expect(bytesOf(file).equals(Buffer.from(BOARD))).toBe(true);
-    } finally {
-      h.release();
-      await h.gone;
-    }
+    });
     expect(heldElsewhere(dir)).toBe(false);
   });
 
   it('exits when asked to while it waits, before the holder lets go', async () => {
-    const file = boardFile(BOARD);
-    const dir = dirname(file);
-    const h = await outsideHolder(dir);
-    const w = spawn(process.execPath, [fixture('queued-exit.mjs'), file], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...KOFFI } });
-    try {
-      let out = '';
-      w.stdout.on('data', (d) => (out += d));
-      const exited = new Promise<number | null>((r) => w.on('close', (code) => r(code)));
-      await until(() => queuedOn(dir) === 1, 'the waiter to queue');
-      w.stdin.write('exit\n');
-      expect(await exited).toBe(0);
-      expect(out).toBe('');
-      expect(heldElsewhere(dir)).toBe(true);
-      await until(() => queuedOn(dir) === 0, 'the exited waiter’s queued child to go');
-    } finally {
-      w.kill('SIGKILL');
-      h.release();
-      await h.gone;
-    }
-    expect(read(file)).toBe(BOARD);
+    await expectExitWhileQueued(boardFile(BOARD), KOFFI);
   });
 });

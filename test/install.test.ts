@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTasks } from '../src/index.js';
 import { hasFlock1, outsideHolder, queuedOn, until } from './helpers/locks.js';
-import { fixture, lines, startTogether } from './helpers/procs.js';
+import { fixture, lines, startTogether, track } from './helpers/procs.js';
 import { boardFile, read } from './helpers/tmp.js';
 
 // The package as a user without a compiler gets it: packed, installed into
@@ -34,14 +34,14 @@ beforeAll(() => {
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'fresh', version: '1.0.0', private: true }));
   execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed[0].filename)], { cwd: project, env, stdio: 'ignore' });
   copyFileSync(fixture('installed-claimer.mjs'), join(project, 'claimer.mjs'));
-}, 180_000);
+});
 
 afterAll(() => {
   if (project) rmSync(dirname(project), { recursive: true, force: true });
 });
 
 /** The installed project's own `mdclaim`, as its user runs it. */
-const installed = (args: string[]) => spawn(join(project, 'node_modules', '.bin', 'mdclaim'), args, { cwd: project, env });
+const installed = (args: string[]) => track(spawn(join(project, 'node_modules', '.bin', 'mdclaim'), args, { cwd: project, env }));
 
 function exit(child: ReturnType<typeof spawn>) {
   let stdout = '';
@@ -73,7 +73,7 @@ describe('installed from the packed tarball on a machine without a compiler', ()
     let ended = false;
     void done.then(() => (ended = true));
     try {
-      await until(() => queuedOn(dirname(file)) === 1, 'the installed mdclaim to queue behind flock(1)', 30_000);
+      await until(() => queuedOn(dirname(file)) === 1, 'the installed mdclaim to queue behind flock(1)');
       expect(ended).toBe(false);
       expect(read(file)).toBe('- [ ] one\n');
     } finally {

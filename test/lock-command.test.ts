@@ -4,14 +4,14 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseTasks } from '../src/index.js';
 import { CLI, mdclaim, mdclaimAsync } from './helpers/cli.js';
-import { fixture, lines, start } from './helpers/procs.js';
+import { fixture, lines, start, track } from './helpers/procs.js';
 import { boardFile, bytesOf, read } from './helpers/tmp.js';
 
 const BOARD = '- [ ] one\n- [ ] two\n';
 
 /** `mdclaim lock … -- sh -c script` as a running process; `ready` resolves on its first line of output. */
 function lockRunning(file: string, script: string, flags: string[] = []) {
-  const child = spawn(process.execPath, [CLI, 'lock', '--file', file, ...flags, '--', 'sh', '-c', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = track(spawn(process.execPath, [CLI, 'lock', '--file', file, ...flags, '--', 'sh', '-c', script], { stdio: ['ignore', 'pipe', 'pipe'] }));
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -164,9 +164,14 @@ describe('editors run through mdclaim lock, racing claimers', () => {
       sedI: `${bump}; sed -i "s/^counter: .*/counter: $n/" '${file}'`,
     };
     const editors = Object.values(edits).map((edit) =>
-      spawn('sh', ['-c', `while [ ! -e '${stop}' ]; do "$0" '${CLI}' lock --file '${file}' -- sh -c "$1" && echo edited; done`, process.execPath, edit], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      }),
+      // A loop until `stop` exists: should the test end first, its whole group goes with it.
+      track(
+        spawn('sh', ['-c', `while [ ! -e '${stop}' ]; do "$0" '${CLI}' lock --file '${file}' -- sh -c "$1" && echo edited; done`, process.execPath, edit], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+          detached: true,
+        }),
+        { group: true },
+      ),
     );
     const edited = editors.map((e) => {
       let n = 0;

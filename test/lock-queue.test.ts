@@ -3,8 +3,8 @@ import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MdclaimError, openBoard } from '../src/index.js';
 import { CLI } from './helpers/cli.js';
-import { fixture, start } from './helpers/procs.js';
-import { children, hasFlock1, heldElsewhere, outsideHolder, queuedOn, until } from './helpers/locks.js';
+import { fixture, start, track } from './helpers/procs.js';
+import { children, expectExitWhileQueued, hasFlock1, heldElsewhere, outsideHolder, queuedOn, until, whileHeld } from './helpers/locks.js';
 import { boardFile, bytesOf, read } from './helpers/tmp.js';
 
 const BOARD = '- [ ] one\n- [ ] two\n';
@@ -17,7 +17,7 @@ describe.skipIf(!hasFlock1)('a contended wait queues in the kernel', () => {
     const file = boardFile(BOARD);
     const dir = dirname(file);
     const h = await outsideHolder(dir);
-    const claim = openBoard(file, { lockTimeout: '30s' }).next({ by: 'w' });
+    const claim = openBoard(file, { lockTimeout: '60s' }).next({ by: 'w' });
     await until(() => queuedOn(dir) === 1, 'the waiter to queue');
     expect(read(file)).toBe(BOARD);
     h.release();
@@ -30,18 +30,17 @@ describe.skipIf(!hasFlock1)('a contended wait queues in the kernel', () => {
   it('times out at the deadline, leaves the holder holding and no flock child behind', async () => {
     const file = boardFile(BOARD);
     const dir = dirname(file);
-    const h = await outsideHolder(dir);
-    const started = Date.now();
-    const err = await openBoard(file, { lockTimeout: '300ms' }).next({ by: 'w' }).catch((e: unknown) => e);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
-    expect(err).toBeInstanceOf(MdclaimError);
-    expect((err as MdclaimError).code).toBe('LOCK_TIMEOUT');
-    expect(flockChildren(process.pid, h.pid)).toEqual([]);
-    expect(queuedOn(dir)).toBe(0);
-    expect(heldElsewhere(dir)).toBe(true);
-    expect(bytesOf(file).equals(Buffer.from(BOARD))).toBe(true);
-    h.release();
-    await h.gone;
+    await whileHeld(dir, async (h) => {
+      const started = Date.now();
+      const err = await openBoard(file, { lockTimeout: '300ms' }).next({ by: 'w' }).catch((e: unknown) => e);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+      expect(err).toBeInstanceOf(MdclaimError);
+      expect((err as MdclaimError).code).toBe('LOCK_TIMEOUT');
+      expect(flockChildren(process.pid, h.pid)).toEqual([]);
+      expect(queuedOn(dir)).toBe(0);
+      expect(heldElsewhere(dir)).toBe(true);
+      expect(bytesOf(file).equals(Buffer.from(BOARD))).toBe(true);
+    });
     // The lock is free again: nothing of the timed-out wait kept it.
     expect(heldElsewhere(dir)).toBe(false);
   });
@@ -49,34 +48,16 @@ describe.skipIf(!hasFlock1)('a contended wait queues in the kernel', () => {
   it('times out shared waits too, and many in one process at once', async () => {
     const file = boardFile(BOARD);
     const dir = dirname(file);
-    const h = await outsideHolder(dir);
-    const board = openBoard(file, { lockTimeout: '200ms' });
-    const results = await Promise.allSettled([board.list(), board.list(), board.next({ by: 'a' }), board.next({ by: 'b' })]);
-    for (const r of results) expect(r.status === 'rejected' && (r.reason as MdclaimError).code).toBe('LOCK_TIMEOUT');
-    expect(flockChildren(process.pid, h.pid)).toEqual([]);
-    h.release();
-    await h.gone;
+    await whileHeld(dir, async (h) => {
+      const board = openBoard(file, { lockTimeout: '200ms' });
+      const results = await Promise.allSettled([board.list(), board.list(), board.next({ by: 'a' }), board.next({ by: 'b' })]);
+      for (const r of results) expect(r.status === 'rejected' && (r.reason as MdclaimError).code).toBe('LOCK_TIMEOUT');
+      expect(flockChildren(process.pid, h.pid)).toEqual([]);
+    });
   });
 
   it('lets a process waiting in the queue exit while the lock is still held elsewhere', async () => {
-    const file = boardFile(BOARD);
-    const dir = dirname(file);
-    const h = await outsideHolder(dir);
-    const w = spawn(process.execPath, [fixture('queued-exit.mjs'), file], { stdio: ['pipe', 'pipe', 'inherit'] });
-    let out = '';
-    w.stdout.on('data', (d) => (out += d));
-    const exited = new Promise<number | null>((r) => w.on('close', (code) => r(code)));
-    await until(() => queuedOn(dir) === 1, 'the waiter to queue');
-    w.stdin.write('exit\n');
-    // The holder has not let go: the waiter ends on its own, before it.
-    expect(await exited).toBe(0);
-    expect(out).toBe('');
-    expect(heldElsewhere(dir)).toBe(true);
-    // Its queued child went with it: nobody waits on the directory any more.
-    await until(() => queuedOn(dir) === 0, 'the exited waiter’s queued child to go');
-    h.release();
-    await h.gone;
-    expect(read(file)).toBe(BOARD);
+    await expectExitWhileQueued(boardFile(BOARD));
   });
 });
 
@@ -90,7 +71,7 @@ describe('without flock(1) on PATH', () => {
     const timedOut = spawnSync(process.execPath, [CLI, 'next', '--file', file, '--by', 'w', '--lock-timeout', '200ms'], { encoding: 'utf8', env });
     expect(timedOut.status).toBe(1);
     expect(timedOut.stderr).toMatch(/^error\[LOCK_TIMEOUT\]/);
-    const waiter = spawn(process.execPath, [CLI, 'next', '--file', file, '--by', 'w', '--lock-timeout', '30s'], { env });
+    const waiter = track(spawn(process.execPath, [CLI, 'next', '--file', file, '--by', 'w', '--lock-timeout', '60s'], { env }));
     const status = new Promise((r) => waiter.on('close', r));
     h.child.kill('SIGTERM');
     await h.done;

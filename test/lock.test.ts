@@ -55,7 +55,7 @@ describe('the lock is flock(2) on the board’s directory', () => {
     let settled = false;
     const claim = openBoard(file, { lockTimeout: '10m' }).next({ by: 'w' }).finally(() => (settled = true));
     // The claim waits in the kernel's queue for as long as the lock is held, then goes on.
-    await until(() => queuedOn(dirname(file)) >= 1, 'the claim to queue behind the holder', 60_000);
+    await until(() => queuedOn(dirname(file)) >= 1, 'the claim to queue behind the holder');
     expect(settled).toBe(false);
     expect(read(file)).toBe(BOARD);
     held.release();
@@ -224,7 +224,7 @@ describe('the mkdir lock', () => {
     const r = mdclaim(['next', '--file', file, '--by', 'w', '--lock-timeout', '5s'], env);
     expect(r.status).toBe(0);
     expect(readdirSync(dirname(file))).toEqual(['tasks.md']);
-  }, 30_000);
+  });
 
   it("lets exactly one of many waiters take over a dead holder's lock at a time", async () => {
     const tasks = 120;

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Task } from '../src/index.js';
 import { fileKind, kinds } from './contract/kinds.js';
 import { CLI } from './helpers/cli.js';
+import { stopOutsideLock } from './helpers/locks.js';
 import { connect, until } from './helpers/mcp.js';
 
 // mdclaim mcp through the SDK's own client over real stdio, on every kind of board.
@@ -193,7 +194,7 @@ describe.each(kinds)('mdclaim mcp on the $name board', (kind) => {
     const other = await connect(b.location, ['--by', 'agent-b']);
     await a.call('claim', { id: 'T-1' });
     // A paused session renews nothing: its claim lapses and another takes it over.
-    process.kill(a.pid, 'SIGSTOP');
+    await stopOutsideLock(a.pid, b.location);
     try {
       await until('a takeover', () => other.call('claim', { id: 'T-1' }), (r) => !r.isError);
     } finally {

@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from '
 import { dirname, join, posix, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { track } from './helpers/procs.js';
 import { until } from './helpers/runner.js';
 import { docFiles, packedFiles } from './helpers/packed.js';
 import { boardFile, read } from './helpers/tmp.js';
@@ -110,7 +111,7 @@ describe('the README, as a newcomer meets it', () => {
     writeFileSync(join(project, 'bin', 'claude'), `#!/bin/sh\n[ "$1" = -p ] && [ "$2" = "$MDCLAIM_TASK_TEXT" ] || exit 9\n${agent}\n`);
     chmodSync(join(project, 'bin', 'claude'), 0o755);
     writeFileSync(join(project, 'trigger.mjs'), snippet!);
-    const child = spawn(process.execPath, ['trigger.mjs'], { cwd: project, env: { ...process.env, PATH: `${join(project, 'bin')}:${process.env['PATH']}` } });
+    const child = track(spawn(process.execPath, ['trigger.mjs'], { cwd: project, env: { ...process.env, PATH: `${join(project, 'bin')}:${process.env['PATH']}` } }));
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));

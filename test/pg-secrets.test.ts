@@ -4,6 +4,8 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, mdclaimAsync } from './helpers/cli.js';
 import { boardUrl, dropBoards, PG_URL, pgReachable, sql, uniqueBoard, importBoard } from './helpers/pg.js';
+import { track } from './helpers/procs.js';
+import { until } from './helpers/runner.js';
 import { boardFile } from './helpers/tmp.js';
 
 // What the CLI shows of a board URL with a password: never the password (in
@@ -19,15 +21,6 @@ async function board(doc: string): Promise<string> {
   names.push(name);
   await importBoard(name, doc);
   return name;
-}
-
-/** Wait for a condition, checking every 50 ms, up to a generous deadline. */
-async function until(what: string, ok: () => boolean, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('a board URL with a password, through the CLI', () => {
@@ -53,7 +46,7 @@ describe('a board URL with a password, through the CLI', () => {
     const name = await board('# T\n');
     const url = new URL(boardUrl(name));
     url.password = SECRET;
-    const child = spawn(process.execPath, [CLI, 'run', '--loop', '--interval', '1s', `--file=${url}`, '--', 'true'], { stdio: 'ignore' });
+    const child = track(spawn(process.execPath, [CLI, 'run', '--loop', '--interval', '1s', `--file=${url}`, '--', 'true'], { stdio: 'ignore' }));
     try {
       const cmdline = () => readFileSync(`/proc/${child.pid}/cmdline`, 'latin1');
       await until('the title to name the board', () => cmdline().includes(`?board=${name}`) && cmdline().includes('mdclaim run'));

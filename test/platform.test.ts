@@ -9,7 +9,7 @@ import { fileSizeLimit, parseUlimit } from '../src/platform/size-limit.js';
 import { isSymlinkRefusal } from '../src/platform/symlink.js';
 import { refuseCommandOn, refuseFileBoardOn } from '../src/platform/windows.js';
 import { CLI } from './helpers/cli.js';
-import { fixture } from './helpers/procs.js';
+import { fixture, track } from './helpers/procs.js';
 import { boardFile, bytesOf } from './helpers/tmp.js';
 
 // Each platform difference sits in one module of src/platform; its portable
@@ -71,10 +71,10 @@ describe('a process’s start time and the boot (no /proc on macOS and FreeBSD: 
   it('tells a process that exited but was not reaped (a zombie) from a live one', async () => {
     // A perl that forks a child which exits at once, and sleeps without reaping it.
     const program = '$SIG{CHLD} = "DEFAULT"; $| = 1; if (my $p = fork) { print "$p\\n"; sleep 30 } else { exit 0 }';
-    const sh = spawn('perl', ['-e', program], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const sh = track(spawn('perl', ['-e', program], { stdio: ['ignore', 'pipe', 'ignore'] }));
     try {
       const pid = Number(await new Promise<string>((r) => sh.stdout.once('data', (d) => r(String(d)))));
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 120_000;
       while (startTime(pid, 'darwin') !== 'zombie' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       expect(startTime(pid, 'darwin')).toBe('zombie');
       expect(startTime(pid, 'linux')).toBe('zombie');

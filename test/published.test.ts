@@ -11,7 +11,7 @@ let cjs: ReturnType<typeof installPacked>;
 beforeAll(() => {
   esm = installPacked(['fs-ext']);
   cjs = installPacked(['fs-ext'], 'commonjs');
-}, 120_000);
+});
 afterAll(() => {
   esm?.remove();
   cjs?.remove();
@@ -28,7 +28,7 @@ describe('the shipped examples, run from the installed package', () => {
     expect(r.stdout).toMatch(/done by run-\w+ +Git Worktree api +Add the \/health endpoint/);
     expect(r.stdout).toMatch(/failed by run-\w+ +Chores +Add a CHANGELOG entry/);
     expect(r.stdout).not.toMatch(/^\w+ +open /m);
-  }, 150_000);
+  });
 
   it('examples/polling-trigger.js claims and finishes every task of a board with the installed library', () => {
     writeFileSync(join(esm.project, 'tasks.md'), '## api\n- [ ] First {backend}\n- [ ] Second {backend}\n');
@@ -40,7 +40,7 @@ describe('the shipped examples, run from the installed package', () => {
     });
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(readFileSync(join(esm.project, 'tasks.md'), 'utf8')).toMatch(/^## api\n- \[✅( \S+)?, agent-1\] First \{backend\}\n- \[✅( \S+)?, agent-1\] Second \{backend\}\n$/);
-  }, 150_000);
+  });
 });
 
 describe('loading the installed package', () => {

@@ -1,31 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openBoard } from '../src/index.js';
 import { mdclaim } from './helpers/cli.js';
-import { fixture, start } from './helpers/procs.js';
-import { eventsIn, groupAlive, groupMembers, pidIn, runner, until } from './helpers/runner.js';
-import { boardFile, bytesOf, read } from './helpers/tmp.js';
+import { DAEMON, eventsIn, groupAlive, PID, pidIn, runner, runnerBoard, tasks } from './helpers/runner.js';
+import { bytesOf, read } from './helpers/tmp.js';
 
-// Every command is a real `sh -c` in its own process group; waits are for
-// conditions (a pid file, a line on the board), never for a length of time.
-const PID = 'echo $$ > "$DIR/$RUNNER.pid"';
-const WAIT_GO = 'while [ ! -e "$DIR/go" ]; do sleep 0.05; done';
-
-function setup(board: string) {
-  const file = boardFile(board);
-  const dir = dirname(file);
-  const env = (runnerName: string) => ({ DIR: dir, RUNNER: runnerName });
-  return { file, dir, env, go: () => writeFileSync(join(dir, 'go'), '') };
-}
-
-// Read under the board's shared lock: a runner may be writing.
-const tasks = (file: string) => openBoard(file).list();
+// mdclaim run over one pass and over --loop: what the command sees, how its
+// end is recorded, and what the runner refuses.
 
 describe('mdclaim run, one pass', () => {
   it('runs the command with the task in its environment, stdin closed and no descriptor of the runner\'s, then marks it done at the HEAD commit', async () => {
-    const { file, dir, env } = setup('# Work\n\n- [ ] Write the report {docs, urgent} {writes: ./out/report.md, out//summary.md} {reads: data/}\n');
+    const { file, dir, env } = runnerBoard('# Work\n\n- [ ] Write the report {docs, urgent} {writes: ./out/report.md, out//summary.md} {reads: data/}\n');
     const git = (...args: string[]) => spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, encoding: 'utf8' });
     git('init', '-q');
     git('commit', '-q', '--allow-empty', '-m', 'start');
@@ -54,7 +40,7 @@ describe('mdclaim run, one pass', () => {
   });
 
   it('makes up a runner id and says it once; --no-commit records no commit', async () => {
-    const { file } = setup('[] one\n');
+    const { file } = runnerBoard('[] one\n');
     const end = await runner(file, ['--no-commit', '--', 'true']).done;
     expect(end.code).toBe(0);
     const by = /^mdclaim: running as (run-[0-9a-f]{8})$/m.exec(end.stderr)?.[1];
@@ -64,7 +50,7 @@ describe('mdclaim run, one pass', () => {
   });
 
   it('marks a failing command failed with its exit status and last stderr line, and exits 1', async () => {
-    const { file } = setup('[] build it\n');
+    const { file } = runnerBoard('[] build it\n');
     const end = await runner(file, ['--by', 'r1', '--', 'sh', '-c', 'echo first >&2; echo "make: *** [all] Error 2" >&2; echo; exit 3']).done;
     expect(end.code).toBe(1);
     expect((await tasks(file))[0]).toMatchObject({ status: 'failed', by: 'r1', reason: 'exit 3: make: *** [all] Error 2' });
@@ -72,7 +58,7 @@ describe('mdclaim run, one pass', () => {
   });
 
   it('exits 3 with the board untouched when nothing is claimable', async () => {
-    const { file } = setup('[✅, a] done\n[❌, b] broke // Failed: x\n');
+    const { file } = runnerBoard('[✅, a] done\n[❌, b] broke // Failed: x\n');
     const before = bytesOf(file);
     const end = await runner(file, ['--', 'true']).done;
     expect(end.code).toBe(3);
@@ -87,7 +73,7 @@ describe('mdclaim run, one pass', () => {
     [['--json', '--', 'true'], /--events FILE/],
     [[], /needs a command to run/],
   ])('refuses %j as usage, with the board byte-identical', (args, message) => {
-    const { file } = setup('[] one\n');
+    const { file } = runnerBoard('[] one\n');
     const before = bytesOf(file);
     const r = mdclaim(['run', '--file', file, ...args]);
     expect(r.status).toBe(2);
@@ -100,20 +86,17 @@ describe('mdclaim run, one pass', () => {
     ['stops what the command left running in its group, and is not held up by a process that left the group', 'sleep 60 &'],
     ['is not held up by a process that left the group holding its output', ''],
   ])('when the command exits, %s', async (_, straggler) => {
-    const { file, dir, env } = setup('[] spawns helpers\n');
-    const script = `${PID}; ${straggler} setsid sleep 60 & echo $! > "$DIR/daemon.pid"; exit 0`;
+    const { file, dir, env, pid } = runnerBoard('[] spawns helpers\n');
+    const script = `${PID}; ${straggler} ${DAEMON}; exit 0`;
     const r = runner(file, ['--by', 'r1', '--no-commit', '--', 'sh', '-c', script], { env: env('A') });
-    const pgid = await pidIn(join(dir, 'A.pid'));
-    const daemon = await until('the daemon', () => existsSync(join(dir, 'daemon.pid')) && Number(read(join(dir, 'daemon.pid'))));
-    try {
-      // The daemon holds the runner's stdout and stderr open: the runner must end anyway.
-      await r.exited;
-      expect(r.child.exitCode).toBe(0);
-      expect(groupAlive(pgid)).toBe(false);
-      expect((await tasks(file))[0]).toMatchObject({ status: 'done', by: 'r1' });
-    } finally {
-      process.kill(daemon, 'SIGKILL');
-    }
+    const pgid = await pid('A');
+    // The daemon leads a group of its own: like the command's, it is killed after the test, however it ends.
+    await pidIn(join(dir, 'daemon.pid'));
+    // The daemon holds the runner's stdout and stderr open: the runner must end anyway.
+    await r.exited;
+    expect(r.child.exitCode).toBe(0);
+    expect(groupAlive(pgid)).toBe(false);
+    expect((await tasks(file))[0]).toMatchObject({ status: 'done', by: 'r1' });
   });
 
   it.each([
@@ -121,7 +104,7 @@ describe('mdclaim run, one pass', () => {
     ['a path to no file', () => './no/such/file', 'command not found', 'no such file'],
     ['a file that is not executable', (file: string) => file, 'command not executable', 'not an executable file'],
   ])('gives the task back and stops with exit 1 when the command cannot be started: %s', async (_, program, what, why) => {
-    const { file } = setup('- [ ] one\n');
+    const { file } = runnerBoard('- [ ] one\n');
     const before = bytesOf(file);
     const end = await runner(file, ['--', program(file)]).done;
     expect(end.code).toBe(1);
@@ -130,157 +113,10 @@ describe('mdclaim run, one pass', () => {
   });
 });
 
-describe('mdclaim run and signals', () => {
-  it('on SIGTERM passes it to the whole process group, releases the task and exits 143', async () => {
-    const { file, dir, env } = setup('- [ ] long job\n');
-    const before = bytesOf(file);
-    // A pipeline: only a signal to the group reaches `sleep` and `cat`.
-    const r = runner(file, ['--by', 'r1', '--', 'sh', '-c', `${PID}; sleep 60 | cat`], { env: env('A') });
-    const pgid = await pidIn(join(dir, 'A.pid'));
-    expect(groupAlive(pgid)).toBe(true); // the shell leads a group of its own
-    r.child.kill('SIGTERM');
-    const end = await r.done;
-    expect(end.code).toBe(143);
-    expect(groupAlive(pgid)).toBe(false);
-    expect(bytesOf(file)).toEqual(before); // claim + release gives a `[ ]` line back byte for byte
-    expect(end.stderr).toMatch(/SIGTERM: stopping, waiting for 1 command/);
-  });
-
-  it('on SIGINT with --fail-on-signal marks the task failed and exits 130', async () => {
-    const { file, dir, env } = setup('[] long job\n');
-    // Node dies of SIGINT at any point once it has written its pid (a shell may hold a SIGINT pending while it forks).
-    const ready = 'require("fs").writeFileSync(process.env.DIR + "/A.pid", process.pid + "\\n"); setInterval(() => {}, 1000)';
-    const r = runner(file, ['--by', 'r1', '--fail-on-signal', '--', process.execPath, '-e', ready], { env: env('A') });
-    const pgid = await pidIn(join(dir, 'A.pid'));
-    r.child.kill('SIGINT');
-    expect((await r.done).code).toBe(130);
-    expect(groupAlive(pgid)).toBe(false);
-    expect((await tasks(file))[0]).toMatchObject({ status: 'failed', by: 'r1', reason: 'stopped by SIGINT' });
-  });
-
-  it('kills a command that ignores SIGTERM after --grace, and still releases', async () => {
-    const { file, dir, env } = setup('[] stubborn\n');
-    const r = runner(file, ['--by', 'r1', '--grace', '1s', '--', 'sh', '-c', `trap "" TERM; ${PID}; while :; do sleep 0.05; done`], { env: env('A') });
-    const pgid = await pidIn(join(dir, 'A.pid'));
-    r.child.kill('SIGTERM');
-    expect((await r.done).code).toBe(143);
-    expect(groupAlive(pgid)).toBe(false);
-    expect((await tasks(file))[0]!.status).toBe('open');
-  });
-
-  it('kills at once on a second signal, and still releases', async () => {
-    const { file, dir, env } = setup('[] stubborn\n');
-    // The grace outlasts the test: only the second signal can end the command in time.
-    const r = runner(file, ['--by', 'r1', '--grace', '1h', '--', 'sh', '-c', `trap "" TERM; ${PID}; while :; do sleep 0.05; done`], { env: env('A') });
-    const pgid = await pidIn(join(dir, 'A.pid'));
-    r.child.kill('SIGTERM');
-    await until('the runner to be stopping', () => r.err().includes('SIGTERM: stopping'));
-    expect(groupAlive(pgid)).toBe(true);
-    r.child.kill('SIGTERM');
-    expect((await r.done).code).toBe(143);
-    expect(groupAlive(pgid)).toBe(false);
-    expect((await tasks(file))[0]!.status).toBe('open');
-  });
-});
-
-describe('mdclaim run and the lease', () => {
-  it('stops the command and writes nothing when, frozen past its lease, the runner finds its task taken over', async () => {
-    const { file, dir, env } = setup('[] contested\n');
-    const events = join(dir, 'a.jsonl');
-    const r = runner(file, ['--by', 'r1', '--lease', '2s', '--events', events, '--', 'sh', '-c', `${PID}; ${WAIT_GO}`], { env: env('A') });
-    const pgid = await pidIn(join(dir, 'A.pid'));
-    r.child.kill('SIGSTOP');
-    const id = (await tasks(file))[0]!.id;
-    // Once the frozen runner's claim lapses, another claimer takes the task (refused until then).
-    await until('the takeover', () => mdclaim(['claim', id, '--file', file, '--by', 'thief', '--lease', '1h']).status === 0, 100);
-    const taken = bytesOf(file);
-    r.child.kill('SIGCONT');
-    const end = await r.done;
-    expect(end.code).toBe(4);
-    expect(end.stderr).toMatch(new RegExp(`^mdclaim: lost ${id} after \\S+: .*thief.*wrote nothing$`, 'm'));
-    expect(groupAlive(pgid)).toBe(false);
-    expect(bytesOf(file)).toEqual(taken);
-    expect(eventsIn(events).map((e) => e.event)).not.toContain('done');
-  });
-
-  it('with the same --by, never heartbeats, finishes or releases the claim a second runner took over', async () => {
-    const { file, dir, env, go } = setup('[] contested\n');
-    const aEvents = join(dir, 'a.jsonl');
-    const script = `${PID}; ${WAIT_GO}; echo "$RUNNER" >> "$DIR/finished"`;
-    const a = runner(file, ['--by', 'host', '--lease', '2s', '--events', aEvents, '--', 'sh', '-c', script], { env: env('A') });
-    const aGroup = await pidIn(join(dir, 'A.pid'));
-    a.child.kill('SIGSTOP');
-    const b = runner(file, ['--by', 'host', '--lease', '2s', '--loop', '--max', '1', '--interval', '100ms', '--', 'sh', '-c', script], { env: env('B') });
-    await pidIn(join(dir, 'B.pid')); // B took the lapsed claim over
-    a.child.kill('SIGCONT');
-    expect((await a.done).code).toBe(4);
-    expect(groupAlive(aGroup)).toBe(false);
-    const aWrote = eventsIn(aEvents).filter((e) => ['heartbeat', 'done', 'failed', 'released'].includes(e.event));
-    // A may have beaten before it froze, never after B's claim.
-    const bClaimedAt = (await tasks(file))[0]!.claimedAt!;
-    expect(aWrote.every((e) => e.event === 'heartbeat' && String(e.claimedAt) < bClaimedAt)).toBe(true);
-    expect((await tasks(file))[0]).toMatchObject({ status: 'claimed', by: 'host' });
-    go();
-    expect((await b.done).code).toBe(0);
-    expect(read(join(dir, 'finished'))).toBe('B\n');
-    expect((await tasks(file))[0]).toMatchObject({ status: 'done', by: 'host' });
-  });
-
-  it('keeps a command that outlives several leases from being reaped while it heartbeats', async () => {
-    const { file, dir, env, go } = setup('[] long job\n');
-    const reaper = start(fixture('reaper.mjs'), [file, '-', '20']);
-    // The reaper loops until told to stop: stop it however the test ends.
-    try {
-      const r = runner(file, ['--by', 'r1', '--lease', '3s', '--', 'sh', '-c', `${PID}; ${WAIT_GO}`], { env: env('A') });
-      await pidIn(join(dir, 'A.pid'));
-      const first = Date.parse((await tasks(file))[0]!.claimedAt!);
-      // Watch the board until the claim has been renewed past three lease periods, seeing it held by r1 each time.
-      await until('three lease periods', async () => {
-        const t = (await tasks(file))[0]!;
-        expect(t).toMatchObject({ status: 'claimed', by: 'r1' });
-        return Date.parse(t.claimedAt!) >= first + 9000;
-      }, 100);
-      go();
-      expect((await r.done).code).toBe(0);
-      reaper.child.kill('SIGTERM');
-      expect((await reaper.done).stdout).toBe('');
-    } finally {
-      // Whatever the test saw, the reaper does not outlive it.
-      reaper.child.kill('SIGKILL');
-    }
-    expect((await tasks(file))[0]).toMatchObject({ status: 'done', by: 'r1' });
-  });
-});
-
-describe('mdclaim run when the runner is SIGKILLed', () => {
-  // A pipeline, so the group has members beyond its leader; `trap "" TERM` is inherited by all of them.
-  const finish = `{ ${WAIT_GO}; echo "$RUNNER" >> "$DIR/finished"; } | cat`;
-  it.each([
-    ['stops the whole group of a `sh -c` pipeline', `${PID}; ${finish}`, []],
-    ['kills, after --grace, a group that ignores SIGTERM', `trap "" TERM; ${PID}; ${finish}`, ['--grace', '1s']],
-  ])('%s, leaves the claim for the reaper, and another runner then completes the task', async (_, script, grace) => {
-    const { file, dir, env, go } = setup('[] fragile\n');
-    const a = runner(file, ['--by', 'r1', '--lease', '2s', ...grace, '--', 'sh', '-c', script], { env: env('A') });
-    const aGroup = await pidIn(join(dir, 'A.pid'));
-    await until('the pipeline to run', () => groupMembers(aGroup) >= 3);
-    a.child.kill('SIGKILL');
-    await a.exited;
-    // No one is left to heartbeat the claim, so nothing may go on working on it.
-    await until('the group to end', () => !groupAlive(aGroup));
-    expect((await tasks(file))[0]).toMatchObject({ status: 'claimed', by: 'r1' });
-    await until('the reaper to reopen it', () => /^reopened /m.test(mdclaim(['reap', '--file', file]).stdout), 100);
-    go();
-    const b = await runner(file, ['--by', 'r2', '--', 'sh', '-c', finish], { env: env('B') }).done;
-    expect(b.code).toBe(0);
-    expect((await tasks(file))[0]).toMatchObject({ status: 'done', by: 'r2' });
-    expect(read(join(dir, 'finished'))).toBe('B\n');
-  });
-});
-
 describe('mdclaim run --loop', () => {
   it('two runners, two commands each at a time, never run the same task', async () => {
     const n = 12;
-    const { file, dir, env } = setup('# Batch\n\n' + Array.from({ length: n }, (_, i) => `- [ ] job ${i}`).join('\n') + '\n');
+    const { file, dir, env } = runnerBoard('# Batch\n\n' + Array.from({ length: n }, (_, i) => `- [ ] job ${i}`).join('\n') + '\n');
     const log = join(dir, 'log');
     const script = 'echo "start $MDCLAIM_TASK_ID $RUNNER" >> "$DIR/log"; sleep 0.1; echo "end $MDCLAIM_TASK_ID $RUNNER" >> "$DIR/log"';
     const args = (by: string) => ['--by', by, '--until-settled', '--concurrency', '2', '--interval', '100ms', '--', 'sh', '-c', script];
@@ -304,7 +140,7 @@ describe('mdclaim run --loop', () => {
   });
 
   it('prefixes each line of output with the task id when several run at once, and stops after --max', async () => {
-    const { file } = setup('[] a\n[] b\n[] c\n');
+    const { file } = runnerBoard('[] a\n[] b\n[] c\n');
     const end = await runner(file, ['--loop', '--max', '2', '--concurrency', '2', '--', 'sh', '-c', 'printf "one\\ntwo"; echo oops >&2']).done;
     expect(end.code).toBe(0);
     const [a, b, c] = await tasks(file);
@@ -317,7 +153,7 @@ describe('mdclaim run --loop', () => {
   });
 
   it('--until-settled ends when the only open task wants paths an untimed claim holds (that claim never lapses)', async () => {
-    const { file, dir } = setup('## Agent\n[🟡, adw_1] refactor {writes: src/}\n## Next\n[] edit a source file {writes: src/a.ts}\n');
+    const { file, dir } = runnerBoard('## Agent\n[🟡, adw_1] refactor {writes: src/}\n## Next\n[] edit a source file {writes: src/a.ts}\n');
     const before = bytesOf(file);
     const events = join(dir, 'ev.jsonl');
     const end = await runner(file, ['--by', 'r1', '--until-settled', '--interval', '100ms', '--events', events, '--', 'true']).done;
@@ -342,7 +178,7 @@ describe('mdclaim run --loop', () => {
       `[🟡, other, ${soon}, 2s] someone else's claim, which lapses`,
       '',
     ].join('\n');
-    const { file, dir } = setup(board);
+    const { file, dir } = runnerBoard(board);
     const events = join(dir, 'ev.jsonl');
     const end = await runner(file, ['--by', 'r1', '--until-settled', '--interval', '100ms', '--events', events, '--', 'true']).done;
     expect(end.code).toBe(0);

@@ -57,7 +57,7 @@ describe('the scanner against remark', () => {
       }),
       { numRuns: 2500 },
     );
-  }, 60_000);
+  });
 
   it('agrees on ADW boards of bare lines, with what may end or interrupt their paragraphs', async () => {
     const bare = fc.tuple(fc.constantFrom('', '', '', ' ', '   ', '    ', '\t'), fc.constantFrom('[ ]', '[]', '[x]', '[⏰]', '[🟡, ab12, 2026-11-30T04:06:29Z]', '[✅ abc123, ab12]', '[❌, ab12]', '[🟡, a, 2026-11-30T04:06:29Z, 2h]'), fc.constantFrom(' task', ' task {tag}', ' x {writes: src/a.ts}', '')).map(([i, m, t]) => i + m + t);
@@ -71,7 +71,7 @@ describe('the scanner against remark', () => {
       }),
       { numRuns: 1500 },
     );
-  }, 60_000);
+  });
 
   it('reads by the spec, when asked to, the same where none of remark’s departures can arise', async () => {
     // One shallow prefix a line and no bare `-` after it: no indented code, no list item
@@ -85,7 +85,7 @@ describe('the scanner against remark', () => {
       }),
       { numRuns: 1000 },
     );
-  }, 60_000);
+  });
 
   const agreed = {
     'a bare board line': '## Section\n[ ] a\n[x] b\n',

@@ -1,12 +1,8 @@
-import { afterAll, inject } from 'vitest';
-import { FIXTURE_MARK } from './global-setup.js';
+import { afterAll } from 'vitest';
 import { killStarted } from './helpers/procs.js';
 
-// Every process a test starts inherits the run's mark, so the run's teardown
-// can find any left behind (see global-setup.ts).
-process.env[FIXTURE_MARK] = inject('fixtureMark');
-
-// A test that fails before it stops its fixtures must not leave them running.
+// A test that fails before it stops its fixtures must not leave them running
+// (and the run's teardown fails the run for any it finds: see global-setup.ts).
 afterAll(() => {
   const killed = killStarted();
   if (killed.length > 0) console.warn(`killed ${killed.length} fixture(s) still running after the file's tests: ${killed.join(', ')}`);

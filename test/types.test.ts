@@ -18,7 +18,7 @@ const RESOLUTIONS = {
 let installed: ReturnType<typeof installPacked>;
 beforeAll(() => {
   installed = installPacked(['typescript', '@types/node']);
-}, 120_000);
+});
 afterAll(() => installed?.remove());
 
 function compile(files: Record<string, string>, resolution: keyof typeof RESOLUTIONS): { status: number | null; output: string } {
@@ -47,11 +47,11 @@ describe('the TypeScript in README.md and docs/, against the packed package', ()
     const r = compile(snippets, resolution);
     expect(r.output).toBe('');
     expect(r.status).toBe(0);
-  }, 120_000);
+  });
 
   it('would see a call the types do not offer, and a declaration that needs a package not installed', () => {
     const r = compile({ 'wrong.ts': "import { openBoard } from 'mdclaim';\nawait openBoard('tasks.md').lockPath('x', { by: 'me' });\n", 'missing.ts': "import type { Pool } from 'pg';\nexport type P = Pool;\n" }, 'node16');
     expect(r.output).toMatch(/wrong\.ts.*TS2551|wrong\.ts.*TS2339/);
     expect(r.output).toMatch(/missing\.ts.*TS2307/);
-  }, 120_000);
+  });
 });

@@ -15,15 +15,11 @@ const SECRET_KEY = /password/i;
  * text that is not `scheme:…` is returned as it is.
  */
 export function redactUrl(location: string): string {
-  const scheme = SCHEME.exec(location)?.[0];
-  if (scheme === undefined) return location;
-  let rest = location.slice(scheme.length);
-  const param = secretParam(rest);
-  if (param >= 0) rest = rest.slice(0, param);
-  const at = rest.lastIndexOf('@');
-  const colon = rest.indexOf(':');
-  if (at >= 0 && colon >= 0 && colon < at) rest = `${rest.slice(0, colon)}:***${rest.slice(at)}`;
-  return scheme + rest + (param >= 0 ? '***' : '');
+  const url = secretsOf(location);
+  if (url === undefined) return location;
+  let { rest } = url;
+  if (url.user) rest = `${rest.slice(0, url.user.colon)}:***${rest.slice(url.user.at)}`;
+  return url.scheme + rest + (url.cut ? '***' : '');
 }
 
 /**
@@ -33,14 +29,8 @@ export function redactUrl(location: string): string {
  * host, port or path. Such a URL is refused; `%40` spells an `@` anywhere.
  */
 export function hasStrayAt(location: string): boolean {
-  const scheme = SCHEME.exec(location)?.[0];
-  if (scheme === undefined) return false;
-  let rest = location.slice(scheme.length);
-  const param = secretParam(rest);
-  if (param >= 0) rest = rest.slice(0, param);
-  const at = rest.lastIndexOf('@');
-  const colon = rest.indexOf(':');
-  return at >= 0 && colon >= 0 && colon < at && at > authorityEnd(rest);
+  const url = secretsOf(location);
+  return url?.user !== undefined && url.user.at > authorityEnd(url.rest);
 }
 
 /**
@@ -52,16 +42,34 @@ export function withoutPassword(location: string): string {
   const scheme = SCHEME.exec(location)?.[0];
   if (scheme === undefined) return location;
   let rest = location.slice(scheme.length);
-  const end = authorityEnd(rest);
-  const at = rest.slice(0, end).lastIndexOf('@');
-  const colon = rest.indexOf(':');
-  if (at >= 0 && colon >= 0 && colon < at) rest = rest.slice(0, colon) + rest.slice(at);
+  const user = userPassword(rest, authorityEnd(rest));
+  if (user) rest = rest.slice(0, user.colon) + rest.slice(user.at);
   const q = rest.indexOf('?');
   if (q < 0) return scheme + rest;
   const hash = rest.indexOf('#', q);
-  const query = rest.slice(q + 1, hash < 0 ? undefined : hash);
-  const kept = query.split('&').filter((p) => !SECRET_KEY.test(keyOf(p)));
-  return scheme + rest.slice(0, q) + (kept.length > 0 ? `?${kept.join('&')}` : '') + (hash < 0 ? '' : rest.slice(hash));
+  const kept = pieces(rest.slice(q + 1, hash < 0 ? undefined : hash), /&/g).filter((p) => !isSecret(p.text));
+  return scheme + rest.slice(0, q) + (kept.length > 0 ? `?${kept.map((p) => p.text).join('&')}` : '') + (hash < 0 ? '' : rest.slice(hash));
+}
+
+/**
+ * What redactUrl hides, read from the text alone: the URL after its scheme
+ * (`rest`), cut just past the `=` of the first query parameter named like a
+ * password (`cut`), and the `:password` of the user part before that.
+ */
+function secretsOf(location: string): { scheme: string; rest: string; cut: boolean; user: { colon: number; at: number } | undefined } | undefined {
+  const scheme = SCHEME.exec(location)?.[0];
+  if (scheme === undefined) return undefined;
+  let rest = location.slice(scheme.length);
+  const param = secretParam(rest);
+  if (param >= 0) rest = rest.slice(0, param);
+  return { scheme, rest, cut: param >= 0, user: userPassword(rest, rest.length) };
+}
+
+/** The `:` and `@` around the password of a user part: the first `:`, and the last `@` of the first `end` characters, when the `:` comes first. */
+function userPassword(rest: string, end: number): { colon: number; at: number } | undefined {
+  const at = rest.slice(0, end).lastIndexOf('@');
+  const colon = rest.indexOf(':');
+  return at >= 0 && colon >= 0 && colon < at ? { colon, at } : undefined;
 }
 
 /** Where the host part ends: the first `/`, `?` or `#`. */
@@ -76,19 +84,25 @@ function authorityEnd(rest: string): number {
  * password before the query must not hide the query's password= from it.
  */
 function secretParam(rest: string): number {
-  for (let i = rest.search(/[?&]/); i >= 0; ) {
-    const next = rest.slice(i + 1).search(/[?&]/);
-    const end = next < 0 ? rest.length : i + 1 + next;
-    const p = rest.slice(i + 1, end);
-    const eq = p.indexOf('=');
-    if (eq >= 0 && SECRET_KEY.test(keyOf(p))) return i + 1 + eq + 1;
-    i = next < 0 ? -1 : end;
-  }
-  return -1;
+  // The first piece comes before any `?` or `&`: it is no parameter.
+  const p = pieces(rest, /[?&]/g).slice(1).find((p) => p.text.includes('=') && isSecret(p.text));
+  return p === undefined ? -1 : p.at + p.text.indexOf('=') + 1;
 }
 
-/** A parameter's name as the URL parser reads it (`+` a space, %-escapes decoded). */
-function keyOf(param: string): string {
+/** The pieces of `text` between the separators `sep` matches, each with where it starts. */
+function pieces(text: string, sep: RegExp): { at: number; text: string }[] {
+  const out: { at: number; text: string }[] = [];
+  let at = 0;
+  for (const m of text.matchAll(sep)) {
+    out.push({ at, text: text.slice(at, m.index) });
+    at = m.index + m[0].length;
+  }
+  out.push({ at, text: text.slice(at) });
+  return out;
+}
+
+/** Is this parameter named like a password? Its name as the URL parser reads it (`+` a space, %-escapes decoded). */
+function isSecret(param: string): boolean {
   const eq = param.indexOf('=');
-  return [...new URLSearchParams(eq < 0 ? param : param.slice(0, eq)).keys()][0] ?? '';
+  return SECRET_KEY.test([...new URLSearchParams(eq < 0 ? param : param.slice(0, eq)).keys()][0] ?? '');
 }

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { parseTasks } from '../../src/index.js';
 import { sql } from '../helpers/pg.js';
-import { fixture, lines, start, startTogether, type Exit } from '../helpers/procs.js';
+import { fixture, lines, start, startTogether, track, type Exit } from '../helpers/procs.js';
 import { kinds, pgKind } from './kinds.js';
 
 // Races with real processes, written once for every board.
@@ -115,7 +115,7 @@ describe.each(kinds)('the $name board under racing processes', (kind) => {
   it("takes over a frozen holder's claim by that claim's own lease, and refuses the holder's late write", async () => {
     const b = await kind.make('- [ ] short\n- [ ] long\n- [ ] other\n');
     const [short, long] = await b.board.list();
-    const holder = spawn(process.execPath, [fixture('lease-holder.mjs'), b.location, 'h', short!.id, long!.id], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const holder = track(spawn(process.execPath, [fixture('lease-holder.mjs'), b.location, 'h', short!.id, long!.id], { stdio: ['pipe', 'pipe', 'pipe'] }));
     let out = '';
     holder.stdout.on('data', (d) => (out += d));
     const exited = new Promise<number | null>((resolve) => holder.on('close', resolve));

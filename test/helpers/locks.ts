@@ -1,15 +1,59 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { expect } from 'vitest';
+import { MdclaimError, openBoard } from '../../src/index.js';
+import { fixture, track } from './procs.js';
 
 // What the lock tests look at from outside: an outside flock(1) holder, the
 // kernel's queue in /proc/locks, and the children a waiting process starts.
 
 /** An outside flock(1) on `dir`, held until `release()` (its stdin closes). */
 export async function outsideHolder(dir: string) {
-  const child = spawn('flock', ['-x', dir, 'sh', '-c', 'echo locked; cat >/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = track(spawn('flock', ['-x', dir, 'sh', '-c', 'echo locked; cat >/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'] }));
   const gone = new Promise((r) => child.on('close', r));
   await new Promise((r) => child.stdout.once('data', r));
   return { release: () => child.stdin.end(), gone, pid: child.pid! };
+}
+
+/** Run `body` while an outside flock(1) holds `dir`; the holder lets go and is gone afterwards, however `body` ends. */
+export async function whileHeld<T>(dir: string, body: (holder: Awaited<ReturnType<typeof outsideHolder>>) => Promise<T>): Promise<T> {
+  const h = await outsideHolder(dir);
+  try {
+    return await body(h);
+  } finally {
+    h.release();
+    await h.gone;
+  }
+}
+
+/** fixtures/queued-exit.mjs on `file`: it waits for the board's lock, prints `got` if it takes it, and exits when `exit()` writes it a line. */
+export function queuedWaiter(file: string, env: Record<string, string> = {}) {
+  const child = track(spawn(process.execPath, [fixture('queued-exit.mjs'), file], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } }));
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+  return { child, out: () => out, exited, exit: () => child.stdin.write('exit\n') };
+}
+
+/**
+ * A process waiting in the kernel's queue behind an outside holder exits when
+ * asked, before the holder lets go: it takes nothing, the holder still holds,
+ * its queued wait goes with it, and the board is as it was.
+ */
+export async function expectExitWhileQueued(file: string, env: Record<string, string> = {}): Promise<void> {
+  const dir = dirname(file);
+  const before = readFileSync(file);
+  await whileHeld(dir, async () => {
+    const w = queuedWaiter(file, env);
+    await until(() => queuedOn(dir) === 1, 'the waiter to queue');
+    w.exit();
+    expect(await w.exited).toBe(0);
+    expect(w.out()).toBe('');
+    expect(heldElsewhere(dir)).toBe(true);
+    await until(() => queuedOn(dir) === 0, 'the exited waiter’s queued child to go');
+  });
+  expect(readFileSync(file).equals(before)).toBe(true);
 }
 
 /** Blocked flock requests ("->" lines of /proc/locks) queued on `dir` in the kernel. */
@@ -20,8 +64,8 @@ export function queuedOn(dir: string): number {
     .filter((l) => l.includes('->') && l.includes(' FLOCK ') && new RegExp(`:${ino} `).test(l)).length;
 }
 
-/** Wait for a condition, checked every 5 ms, up to `ms`. */
-export async function until(cond: () => boolean, what: string, ms = 10_000): Promise<void> {
+/** Wait for a condition, checked every 5 ms, up to `ms` (a process's start on a machine at a load of 20 takes seconds). */
+export async function until(cond: () => boolean, what: string, ms = 120_000): Promise<void> {
   const end = Date.now() + ms;
   while (!cond()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
@@ -48,3 +92,27 @@ export function children(pid: number, name: string): number[] {
 }
 
 export const hasFlock1 = spawnSync('flock', ['--version']).status === 0;
+
+/**
+ * SIGSTOP `pid` at a moment it does not hold the board's lock. Stopped inside
+ * a write (a heartbeat's, say), it would hold the board for as long as it is
+ * stopped, and no one could take its claim over: while a reader cannot get in
+ * at once, let it go on a moment and stop it again.
+ */
+export async function stopOutsideLock(pid: number, location: string): Promise<void> {
+  const probe = openBoard(location, { lockTimeout: '300ms' });
+  try {
+    for (;;) {
+      process.kill(pid, 'SIGSTOP');
+      const free = await probe.list().then(
+        () => true,
+        (err: unknown) => (err instanceof MdclaimError && err.code === 'LOCK_TIMEOUT' ? false : Promise.reject(err)),
+      );
+      if (free) return;
+      process.kill(pid, 'SIGCONT');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  } finally {
+    await probe.close();
+  }
+}

@@ -69,7 +69,7 @@ export async function connect(location: string, args: string[] = [], env: Record
 }
 
 /** Wait until `check` holds, polling; fail after `ms` with what it last saw. */
-export async function until<T>(what: string, get: () => Promise<T>, check: (v: T) => boolean, ms = 60_000): Promise<T> {
+export async function until<T>(what: string, get: () => Promise<T>, check: (v: T) => boolean, ms = 120_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await get();

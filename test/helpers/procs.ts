@@ -10,22 +10,43 @@ export interface Exit {
   stderr: string;
 }
 
-/** The fixtures start() started that have not exited yet. */
-const running = new Set<ChildProcess>();
+/** The fixtures tests started that have not exited yet, and whether each leads a process group of its own. */
+const running = new Map<ChildProcess, boolean>();
 
-/** SIGKILL every fixture still running (test/setup.ts does it after each file); returns what it killed. */
+/** SIGKILL every fixture still running, its whole group where it leads one (test/setup.ts does it after each file); returns what it killed. */
 export function killStarted(): string[] {
-  const killed = [...running].map((c) => `${c.pid} ${c.spawnargs.slice(1).join(' ')}`);
-  for (const c of running) c.kill('SIGKILL');
+  const killed = [...running.keys()].map((c) => `${c.pid} ${c.spawnargs.join(' ')}`);
+  for (const [c, group] of running) {
+    try {
+      if (group) process.kill(-c.pid!, 'SIGKILL');
+      else c.kill('SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
   running.clear();
   return killed;
 }
 
-/** Start a node script as a real process; `done` settles when it exits. */
-export function start(script: string, args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<Exit> } {
-  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
+/**
+ * Have a process a test spawned killed after the test file, however the test
+ * ends; `group`: it was spawned `detached` and leads a group, killed whole
+ * (a shell loop and whatever it started at the time).
+ */
+export function track<C extends ChildProcess>(child: C, opts: { group?: boolean } = {}): C {
+  if (child.pid === undefined) return child; // it never started
+  running.set(child, opts.group === true);
   child.on('exit', () => running.delete(child));
+  return child;
+}
+
+/**
+ * Start a node script as a real process; `done` settles when it exits. Its
+ * stdin is a pipe from this process, never written: a fixture that loops
+ * until told to stop ends when it sees that pipe's end, the test process gone.
+ */
+export function start(script: string, args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<Exit> } {
+  const child = track(spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] }));
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));

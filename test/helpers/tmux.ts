@@ -44,7 +44,7 @@ export class TmuxWatch {
   }
 
   /** Wait until the screen shows what `want` matches (generous: a loaded machine is slow), else fail with the screen. */
-  async waitFor(want: string | RegExp | ((screen: string) => boolean), what = String(want), ms = 30_000): Promise<string> {
+  async waitFor(want: string | RegExp | ((screen: string) => boolean), what = String(want), ms = 120_000): Promise<string> {
     const test = typeof want === 'function' ? want : (s: string) => (typeof want === 'string' ? s.includes(want) : want.test(s));
     const end = Date.now() + ms;
     let screen = '';
@@ -57,7 +57,7 @@ export class TmuxWatch {
   }
 
   /** The exit status the wrapper wrote, once it has. */
-  async exitStatus(ms = 30_000): Promise<number> {
+  async exitStatus(ms = 120_000): Promise<number> {
     const end = Date.now() + ms;
     while (!existsSync(this.rcFile) || readFileSync(this.rcFile, 'utf8').trim() === '') {
       if (Date.now() > end) throw new Error(`watch did not exit; the screen shows:\n${this.screen()}`);
