@@ -14,7 +14,7 @@ import { locksValue, rowText, taskColumns, toTask, type TaskRow } from './rows.j
 // COMMITTED, FOR UPDATE re-checks the row's own predicate on its newest
 // version after taking the lock, so two claimers never both win a row.
 
-// ATTEMPTS: a new claim (a takeover too) counts an attempt where the line counts, or the claimer's budget ($B) asks
+// Attempts (migration 4): a new claim (a takeover too) counts an attempt where the line counts, or the claimer's budget ($B) asks
 // (src/board/claim.ts, claimChange); a renewal counts none; any claim ends a retry's wait.
 const SET_ATTEMPTS = `not_before = NULL, (body, tries_len, attempts) = (SELECT * FROM mdclaim.set_tries(t.body, t.text_end, t.tries_len, 'claimed',
     coalesce(t.attempts, mdclaim.implied_attempts(picked.was))

@@ -21,7 +21,7 @@ export interface TaskRow {
   text_end: number;
   writes: string[];
   reads: string[];
-  /** The attempts field (migration ATTEMPTS): the count the line records, and a retry's wait. */
+  /** The attempts field (migration 4): the count the line records, and a retry's wait. */
   attempts: number | null;
   not_before: string | null;
   /** The locks taken under it, in the order taken; only where the statement reads them (LOCKS). */

@@ -229,12 +229,11 @@ export const MIGRATIONS: readonly string[] = [
     )
   $$;
   `,
-  // ATTEMPTS (the attempts field; numbered 4 until the migration before it lands, then it moves
-  // after it): how often a task was claimed and when a retry may take it, as the line writes them
-  // (src/format/attempts.ts); the claimable predicate gains the not-before rule (src/board/claimable.ts,
-  // isDue); history gains retries and parked tasks. It recreates task_view (a view's t.* is fixed
-  // when it is made, so the new columns need a new view): a migration before it that changes the
-  // view must have its changes carried into this one; the not-before rule is the one line marked below.
+  // 4: the attempts field: how often a task was claimed and when a retry may take it, as the line
+  // writes them (src/format/attempts.ts); the claimable predicate gains the not-before rule
+  // (src/board/claimable.ts, isDue); history gains retries and parked tasks. It recreates task_view
+  // (a view's t.* is fixed when it is made, so the new columns need a new view); the not-before
+  // rule is the one line marked below, and a later migration that recreates the view keeps it.
   `
   ALTER TABLE mdclaim.task
     -- The count the line records (NULL: none written: no claim yet, or the one its marker shows).
@@ -290,7 +289,7 @@ export const MIGRATIONS: readonly string[] = [
       ) THEN t.key ELSE t.hash END AS id,
       (t.status = 'claimed' AND t.expires_at <= now()) AS lapsed,
       -- Claimable but for paths (migration 1's predicate), and not waiting for a retry's time:
-      -- ATTEMPTS, the not-before rule.
+      -- the not-before rule.
       (t.not_before IS NULL OR t.not_before <= now()) AND CASE t.status
         WHEN 'open' THEN true
         WHEN 'claimed' THEN t.expires_at <= now()
