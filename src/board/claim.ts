@@ -9,7 +9,7 @@ import type { TaskScanner } from '../format/scan.js';
 import { blockingHold, cutoff, isClaimable, isDue, isLapsedAt, type Cutoff } from './claimable.js';
 import { notClaimable } from './conflict.js';
 import { boardHolds, declaredOf, heldBy, holdsOf, mayHoldPaths, refuseBadDeclared, type Hold, type Paths } from './held.js';
-import { atBudget, parkedTask, withParks } from './park.js';
+import { atBudget, countsAttempts, parkedTask, withParks } from './park.js';
 import { dropLocks, keptTries, markerAndTriesEdit, markerEdit, withTries, type Changed, type Plan } from './plan.js';
 import { attemptsOf, recordedTries, renderTries } from '../format/attempts.js';
 import { lookup, seenAt, taskOf, walk, walkLines, type Seen } from './walk.js';
@@ -40,8 +40,7 @@ export interface NextFilter {
 function claimChange(src: ByteString, seen: Seen, args: ClaimArgs, renewal = false): Plan<Task> {
   const claimedAt = formatClaimedAt(args.now);
   const marker = { status: 'claimed' as const, by: args.by, claimedAt, leaseMs: args.leaseMs };
-  // Counted on the line once the task is counted there, or a budget asks (see attempts.ts).
-  const counting = !renewal && (seen.tries !== null || args.maxAttempts !== undefined);
+  const counting = !renewal && countsAttempts(seen, args.maxAttempts);
   const attempts = attemptsOf(seen.t.marker.status, seen.tries) + 1;
   const tries = counting ? recordedTries('claimed', attempts) : keptTries(seen, 'claimed');
   const newMarker = bytes(renderMarker(marker));

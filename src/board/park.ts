@@ -16,6 +16,15 @@ export function parkReason(attempts: number, by: string | undefined): string {
   return `abandoned after ${attempts} attempt${attempts === 1 ? '' : 's'}${by === undefined ? '' : `; last held by ${by}`}`;
 }
 
+/**
+ * Does a change to this line write its attempts? Once the line counts them, or a
+ * budget asks: a board that never uses a budget or a retry keeps its lines as
+ * they always read (docs/FORMAT.md, attempts).
+ */
+export function countsAttempts(s: Seen, max: number | undefined): boolean {
+  return s.tries !== null || max !== undefined;
+}
+
 /** Has a lapsed claim's task used up a budget of `max` attempts? */
 export function atBudget(s: Seen, max: number | undefined): boolean {
   return max !== undefined && s.t.marker.status === 'claimed' && attemptsOf('claimed', s.tries) >= max;

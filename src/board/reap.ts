@@ -2,7 +2,7 @@ import type { ByteString } from '../format/bytes.js';
 import { bytes } from '../format/bytes.js';
 import { renderMarker } from '../format/marker.js';
 import { textBetween, toTask, type Task } from '../format/task.js';
-import { atBudget, parkEdit } from './park.js';
+import { atBudget, countsAttempts, parkEdit } from './park.js';
 import { attemptsOf, recordedTries, renderTries } from '../format/attempts.js';
 import { cutoff, isLapsed, isOlderThan } from './claimable.js';
 import { dropLocks, markerAndTriesEdit, type Changed, type Plan } from './plan.js';
@@ -51,8 +51,8 @@ export function reap(src: ByteString, args: ReapArgs): Plan<Task[]> {
       changes.push({ seen: s, want: park.want(text) });
       return [park.edit, ...dropLocks(src, s)];
     }
-    // The lapsed claim stays counted where the line counts, or a budget asks for it (see attempts.ts).
-    const counted = s.tries !== null || args.maxAttempts !== undefined ? attempts : 0;
+    // The lapsed claim stays counted where the line counts, or a budget asks for it.
+    const counted = countsAttempts(s, args.maxAttempts) ? attempts : 0;
     changes.push({ seen: s, want: { status: 'open', text, locks: [], ...recordedTries('open', counted) } });
     return [markerAndTriesEdit(src, s, open, renderTries('open', counted)), ...dropLocks(src, s)];
   });
