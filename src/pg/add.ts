@@ -59,6 +59,8 @@ export async function addTask(c: Conn, board: number, text: string, section: str
      SELECT uid FROM inserted`,
     [board, rowsJson([next.rows[k]!], [position])],
   );
+  // The lines below it moved down, and a [⏰] under it may no longer be ready: bring the kept state up to date.
+  await c.query('SELECT mdclaim.rebase($1)', [board]);
   // Read back in a statement of its own: the id and line rules see the new row only from then on.
   const [task] = await c.query<TaskRow>(`SELECT ${taskColumns('v')} FROM mdclaim.task_view v WHERE v.uid = $1`, [inserted!.uid]);
   return toTask(task!);

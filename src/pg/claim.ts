@@ -58,7 +58,7 @@ const NEXT = claimStatement(
   '$6',
   `waiting AS MATERIALIZED (
      SELECT v.uid, v.position, v.status AS was, v.by AS was_by, v.lapsed AS was_lapsed FROM mdclaim.task_view v
-     WHERE ${FILTER} AND v.status IN ('open', 'blocked') AND v.claimable
+     WHERE ${FILTER} AND (v.status = 'open' OR (v.status = 'blocked' AND v.ready)) AND v.claimable
      ORDER BY v.position LIMIT 1 FOR UPDATE OF v SKIP LOCKED),
    lapsing AS MATERIALIZED (
      SELECT v.uid, v.position, v.status AS was, v.by AS was_by, v.lapsed AS was_lapsed FROM mdclaim.task_view v

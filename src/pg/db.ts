@@ -44,6 +44,20 @@ const LOST = new Set(['57P01', '57P02', '57P03', '08000', '08003', '08006', 'ECO
 const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'ENOENT', 'EACCES']);
 const CONNECT_SQLSTATES = new Set(['28P01', '28000', '3D000', '53300', '57P03', '08001', '08006']);
 
+// Every statement with parameters is a named prepared statement, parsed and planned once per
+// connection: mdclaim's statements are a fixed set of texts, so the names are too. The plan is the
+// generic one from the first use on (planning a claim cost more than running it), and JIT is off
+// (past its cost threshold, a big board's claim compiled itself on every call).
+const SESSION = '-c plan_cache_mode=force_generic_plan -c jit=off';
+const names = new Map<string, string>();
+
+function statement(text: string, values: unknown[] | undefined): import('pg').QueryConfig {
+  if (values === undefined) return { text };
+  let name = names.get(text);
+  if (name === undefined) names.set(text, (name = `mdclaim_${names.size + 1}`));
+  return { name, text, values };
+}
+
 /**
  * A lazily made pool: `pg` is imported on the first operation, so a file
  * board (and the CLI on one) never loads it.
@@ -82,7 +96,7 @@ export class Db {
       let done: { out: T } | undefined;
       let lost: unknown;
       try {
-        const conn: Conn = { query: async (sql, params) => (await client.query(sql, params as unknown[])).rows };
+        const conn: Conn = { query: async (sql, params) => (await client.query(statement(sql, params))).rows };
         if (!transaction) return await work(conn);
         await client.query('BEGIN');
         let out: T;
@@ -179,18 +193,17 @@ export class Db {
   }
 
   /**
-   * What every connection of this board is opened with: the lock timeout as
-   * a startup parameter (PostgreSQL's 0 would mean never, so at least 1 ms),
-   * and for a durable board `-c synchronous_commit=on` after the URL's own
-   * `options`, where the later setting wins.
+   * What every connection of this board is opened with: SESSION, then the
+   * URL's own `options` (a later setting wins, so the URL may undo SESSION's);
+   * the lock timeout as
+   * a startup parameter (PostgreSQL's 0 would mean never, so at least 1 ms);
+   * and last, for a durable board, `-c synchronous_commit=on`.
    */
   private config(): import('pg').ClientConfig {
-    let connectionString = this.target.connectionString;
-    if (this.opts.durable) {
-      const url = new URL(connectionString);
-      url.searchParams.set('options', `${url.searchParams.get('options') ?? ''} -c synchronous_commit=on`.trim());
-      connectionString = url.toString();
-    }
+    const url = new URL(this.target.connectionString);
+    const options = [SESSION, url.searchParams.get('options') ?? '', this.opts.durable ? '-c synchronous_commit=on' : ''];
+    url.searchParams.set('options', options.filter(Boolean).join(' '));
+    const connectionString = url.toString();
     // Both are 32-bit counts of ms (the server's setting, the client's timer): a longer duration is capped, not wrapped.
     return { connectionString, connectionTimeoutMillis: capped(this.opts.connectTimeoutMs), lock_timeout: capped(Math.max(1, this.opts.lockTimeoutMs)) };
   }
