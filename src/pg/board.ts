@@ -10,7 +10,7 @@ import { bytes } from '../format/bytes.js';
 import { FAILED_SEP, type Task } from '../format/task.js';
 import { addTask } from './add.js';
 import { createBoard, findBoard } from './boards.js';
-import { claimById, claimNext } from './claim.js';
+import { claimById, claimedBy, claimNext, claimNextAlone } from './claim.js';
 import { Db, type Conn } from './db.js';
 import { holderWrite, type HolderVerb } from './finish.js';
 import { historyOf } from './history.js';
@@ -46,6 +46,13 @@ const LIST = `SELECT ${locksColumn('t')}, ${taskColumns(
   `1 + t.lead_breaks + coalesce(sum(t.lead_breaks + t.body_breaks + (SELECT count(*) FROM mdclaim.path_lock l WHERE l.task = t.uid))
     OVER (ORDER BY t.position ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::int`,
 )} FROM mdclaim.task_view t WHERE t.board = $1 ORDER BY t.position`;
+
+let requests = 0;
+
+/** A token no other claim request carries: this process, this instant, this request. */
+function requestToken(): string {
+  return `${process.pid}.${Date.now().toString(36)}.${(++requests).toString(36)}.${Math.random().toString(36).slice(2, 10)}`;
+}
 
 /**
  * A board in PostgreSQL: the same tasks, ids and rules as the file board,
@@ -87,10 +94,17 @@ export class PgBoard implements TaskBoard, PathLocking {
     const board = await this.board();
     const section = options.section === undefined ? {} : { section: checkSection(options.section) };
     const max = budget(options);
+    const a = { board, by, leaseMs, tags, ...section, ...max };
+    // Without a budget, the claim is one statement on its own, unless its task declares paths.
+    if (max.maxAttempts === undefined) {
+      const token = requestToken();
+      const alone = await this.db.with((c) => claimNextAlone(c, a, token), { made: async (c) => (await claimedBy(c, board, token)) ?? undefined });
+      if (alone !== 'deferred') return alone;
+    }
     // A budget parks the lapsed claims at it first, in the claim's transaction, so the claim takes the next task.
     return this.racing(() => this.db.with(async (c) => {
       if (max.maxAttempts !== undefined) await parkAtBudget(c, { board, maxAttempts: max.maxAttempts, via: 'next', tags, ...section });
-      return claimNext(c, { board, by, leaseMs, tags, ...section, ...max });
+      return claimNext(c, a);
     }, true));
   }
 

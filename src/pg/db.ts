@@ -74,7 +74,11 @@ export class Db {
    * nothing, so the work runs again on a new one; lost during COMMIT, the
    * server says whether the transaction committed (txid_status).
    */
-  async with<T>(work: (c: Conn) => Promise<T>, transaction = false): Promise<T> {
+  async with<T>(work: (c: Conn) => Promise<T>, transaction: boolean | Alone<T> = false): Promise<T> {
+    const alone = typeof transaction === 'object' ? transaction : undefined;
+    if (alone) transaction = false;
+    // The server process of a session lost under a write run alone: what it did is known once it runs no statement.
+    let lostPid: number | undefined;
     // When a connection was first lost under this operation: it is tried again until the connect timeout from then.
     let lostAt: number | undefined;
     const again = () => Date.now() - lostAt! < this.opts.connectTimeoutMs;
@@ -97,6 +101,12 @@ export class Db {
       let lost: unknown;
       try {
         const conn: Conn = { query: async (sql, params) => (await client.query(statement(sql, params))).rows };
+        if (alone && lostPid !== undefined) {
+          await this.settle(conn, lostPid);
+          lostPid = undefined;
+          const made = await alone.made(conn);
+          if (made !== undefined) return made;
+        }
         if (!transaction) return await work(conn);
         await client.query('BEGIN');
         let out: T;
@@ -117,6 +127,7 @@ export class Db {
         if (err instanceof MdclaimError || err instanceof RolledBack) throw err;
         broken = true;
         if (!isLost(err)) throw this.error(err, false);
+        if (alone) lostPid ??= (client as unknown as { processID: number | null }).processID ?? undefined;
         lostAt ??= Date.now();
         if (!again()) throw this.error(err, false);
         lost = err;
@@ -126,6 +137,15 @@ export class Db {
       // Lost during COMMIT: a transaction that wrote nothing stands; else the server is asked, on
       // another connection (the pool may hold only one, now given back).
       if (done !== undefined && (xid === undefined || (await this.outcome(xid, lost)) === 'committed')) return done.out;
+    }
+  }
+
+  /** Wait until server process `pid` runs no statement (or is gone): a write it ran alone is then committed or undone. */
+  private async settle(c: Conn, pid: number): Promise<void> {
+    const deadline = Date.now() + this.opts.lockTimeoutMs + Math.max(this.opts.connectTimeoutMs, 1000);
+    while ((await c.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = 'active'`, [pid])).length > 0) {
+      if (Date.now() > deadline) throw new MdclaimError('IO', `lost the connection to ${this.target.display} during a write, and its session is still running it`);
+      await new Promise((r) => setTimeout(r, 20));
     }
   }
 
@@ -256,6 +276,15 @@ let pgModule: typeof import('pg') | null = null;
 async function loadPg(): Promise<typeof import('pg')> {
   pgModule ??= require('pg') as typeof import('pg');
   return pgModule;
+}
+
+/**
+ * A write that is one statement, run alone in autocommit (one round trip, no transaction around it).
+ * `made` says what it made, if it took effect: asked when a connection was lost under it, once the
+ * lost session runs no statement, before it runs again.
+ */
+export interface Alone<T> {
+  made(c: Conn): Promise<T | undefined>;
 }
 
 /** Thrown by a transaction's work to roll it back and tell its caller why, untouched (the caller decides what it means). */

@@ -328,6 +328,9 @@ export const MIGRATIONS: readonly string[] = [
 
   -- A [⏰] (status blocked) whose every task above it in its section is done; false on every other row.
   ALTER TABLE mdclaim.task ADD COLUMN ready boolean NOT NULL DEFAULT false;
+  -- The request that made the row's claim: a claim made in one statement, whose connection was lost
+  -- before its answer came, is found by it (src/pg/claim.ts, claimedBy).
+  ALTER TABLE mdclaim.task ADD COLUMN token text;
   -- The tasks not done, in board order: what readiness is decided by.
   CREATE INDEX task_pending ON mdclaim.task (board, position) WHERE status <> 'done';
   -- Where next looks first: the open tasks and the ready [⏰], in board order.
@@ -335,12 +338,17 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX mdclaim.task_waiting;
 
   DROP FUNCTION mdclaim.line_of(int, bigint, int);
-  -- The 1-based line of a task's marker: its kept base, and one line for every lock taken under a task above it.
-  CREATE FUNCTION mdclaim.line_of(task bigint) RETURNS int LANGUAGE sql STABLE AS $$
-    SELECT (SELECT l.base FROM mdclaim.task_line l WHERE l.uid = $1) + (
-      SELECT count(*)::int FROM mdclaim.path_lock k JOIN mdclaim.task u ON u.uid = k.task
-      JOIN mdclaim.task t ON t.uid = $1 WHERE u.board = t.board AND u.position < t.position)
-  $$;
+  -- The 1-based line of a task's marker: its kept base, and one line for every lock taken under a task
+  -- above it (locks are few: only live claims take them, so each is looked at). PL/pgSQL, whose plans
+  -- last the session: a SQL function that cannot be inlined is planned again in every statement.
+  CREATE FUNCTION mdclaim.line_of(task_uid bigint) RETURNS int LANGUAGE plpgsql STABLE AS $$
+  DECLARE
+    r record;
+  BEGIN
+    SELECT t.board, t.position, l.base INTO r FROM mdclaim.task t JOIN mdclaim.task_line l ON l.uid = t.uid WHERE t.uid = task_uid;
+    RETURN r.base + (SELECT count(*)::int FROM mdclaim.path_lock k
+      WHERE (SELECT u.board = r.board AND u.position < r.position FROM mdclaim.task u WHERE u.uid = k.task));
+  END $$;
 
   -- Every row's line base and readiness for board b, from scratch, writing only the rows that differ.
   -- A section's run is as the file board walks it: the rows since the last row of another section.
