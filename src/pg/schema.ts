@@ -401,6 +401,18 @@ export const MIGRATIONS: readonly string[] = [
     FOR EACH ROW WHEN ((OLD.status = 'done') <> (NEW.status = 'done'))
     EXECUTE FUNCTION mdclaim.keep_ready();
 
+  -- History leaves with its board by a trigger, not a foreign key: the key's check on every row
+  -- written locked the board's one row in share mode, so every claimer on a board queued on one
+  -- row's lock list (a multixact per concurrent claim).
+  ALTER TABLE mdclaim.history DROP CONSTRAINT history_board_fkey;
+  CREATE FUNCTION mdclaim.board_history_goes() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    DELETE FROM mdclaim.history WHERE board = OLD.id;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER board_history_goes AFTER DELETE ON mdclaim.board
+    FOR EACH ROW EXECUTE FUNCTION mdclaim.board_history_goes();
+
   DROP VIEW mdclaim.task_view;
   CREATE VIEW mdclaim.task_view AS
   SELECT s.*, s.waiting_ok AND NOT s.path_blocked AS claimable FROM (
