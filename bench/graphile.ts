@@ -7,7 +7,8 @@ import { clock } from './util.js';
 /** The flag that holds the queued jobs back until the workers are told to go: their start-up stays out of the timing. */
 const HELD = 'bench-held';
 
-const quiet = new Logger(() => () => {});
+/** graphile-worker says nothing: the bench's progress is its own. */
+export const quiet = new Logger(() => () => {});
 
 /** Queue `n` no-op jobs `task 1` … `task n`, held back, after taking away what the last round left (untimed). */
 export async function fillGraphile(utils: WorkerUtils, n: number): Promise<void> {

@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeWorkerUtils, Logger, type WorkerUtils } from 'graphile-worker';
+import { makeWorkerUtils, type WorkerUtils } from 'graphile-worker';
 import { PgBoard } from 'mdclaim';
 import pg from 'pg';
 import { raceWorkers } from './contended.js';
-import { fillGraphile, graphileLeft } from './graphile.js';
+import { fillGraphile, graphileLeft, quiet } from './graphile.js';
 import { PG_URL } from './pg.js';
+import { blockedAboveText, halfClaimedText, shape } from './pg-shapes.js';
 import { fillSkipLocked, readSkipLocked } from './skip-locked.js';
-import { boardText, CLAIMED, clock, progress, quantile, rotate, spread, stamp, tempDir, toMs, type Spread } from './util.js';
+import { boardText, progress, quantile, rotate, spread, tempDir, type Spread } from './util.js';
 import type { WorkerJob, WorkerReport } from './worker.js';
 
 // Case 7: the PostgreSQL board beside a plain SKIP LOCKED claimer and graphile-worker, on one server, in one database of its own.
@@ -68,8 +69,6 @@ export interface PostgresResult {
   blockedAbove: ShapeFigures & { blocked: number };
   allChecksPassed: boolean;
 }
-
-const quiet = new Logger(() => () => {});
 
 /** The case's own database on the bench's server; synchronous_commit=off for every connection to it, so all three claimers alike. */
 async function createDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -172,45 +171,6 @@ async function runOnce(env: Env, kind: PgKind, tasks: number, claims: number, pr
   };
 }
 
-/** A slow board still ends its shape case: past this much claiming, it stops at the claims it has (at least MIN_SHAPE_CLAIMS). */
-const SHAPE_BUDGET_MS = 60_000;
-const MIN_SHAPE_CLAIMS = 5;
-
-/** `next` latency on a board of the given text; each claimed task must pass `fair`. */
-async function shape(env: Env, name: string, text: string, claims: number, fair: (t: string) => boolean): Promise<number[]> {
-  const board = boardFor(env, name);
-  await board.importDocument(Buffer.from(text), { replace: true });
-  const lat: number[] = [];
-  for (let i = 0; i < claims; i++) {
-    if (i >= MIN_SHAPE_CLAIMS && lat.reduce((s, x) => s + x, 0) > SHAPE_BUDGET_MS) {
-      progress(`postgres: ${name} board: stopped after ${i} claims, past ${SHAPE_BUDGET_MS / 1000} s of claiming`);
-      break;
-    }
-    const t0 = clock();
-    const got = await board.next({ by: 'bench' });
-    lat.push(toMs(clock() - t0));
-    if (!got || !fair(got.text)) throw new Error(`postgres: ${name} board: claim ${i + 1} took ${got ? `"${got.text}"` : 'nothing'}`);
-  }
-  return lat;
-}
-
-/** Every other task claimed by another, with a day's lease: the claimable ones are spread over the whole board. */
-function halfClaimedText(n: number): string {
-  const held = `[${CLAIMED}, other, ${stamp(Date.now())}, 24h]`;
-  const lines = ['# Tasks', ''];
-  for (let i = 1; i <= n; i++) lines.push(`- ${i % 2 === 1 ? held : '[ ]'} task ${i}`);
-  return lines.join('\n') + '\n';
-}
-
-/** Section A: a task claimed by another, then `blocked` ⏰ tasks waiting on it; section B: `open` open tasks. */
-function blockedAboveText(blocked: number, open: number): string {
-  const lines = ['# Tasks', '', '## A', '', `- [${CLAIMED}, other, ${stamp(Date.now())}, 24h] first of A`];
-  for (let i = 1; i <= blocked; i++) lines.push(`- [⏰] waits ${i}`);
-  lines.push('', '## B', '');
-  for (let i = 1; i <= open; i++) lines.push(`- [ ] task ${i}`);
-  return lines.join('\n') + '\n';
-}
-
 /** Case 7: claims/s and latency of the three PostgreSQL claimers, interleaved run by run; then two board shapes. */
 export async function postgres(cfg: PostgresConfig): Promise<PostgresResult> {
   const db = await createDatabase();
@@ -255,8 +215,8 @@ export async function postgres(cfg: PostgresConfig): Promise<PostgresResult> {
     const small = points[0]!;
     const big = points.at(-1)!;
     progress(`postgres: next on a ${cfg.halfTasks}-task board half claimed, and below ${cfg.blocked} ⏰ tasks`);
-    const half = await shape(env, 'half', halfClaimedText(cfg.halfTasks), cfg.shapeClaims, (t) => /^task \d*[02468]$/.test(t));
-    const blocked = await shape(env, 'blocked', blockedAboveText(cfg.blocked, cfg.shapeClaims * 2), cfg.shapeClaims, (t) => t.startsWith('task '));
+    const half = await shape(boardFor(env, 'half'), 'half', halfClaimedText(cfg.halfTasks), cfg.shapeClaims, (t) => /^task \d*[02468]$/.test(t));
+    const blocked = await shape(boardFor(env, 'blocked'), 'blocked', blockedAboveText(cfg.blocked, cfg.shapeClaims * 2), cfg.shapeClaims, (t) => t.startsWith('task '));
     return {
       rounds: cfg.rounds,
       points: out,
