@@ -1,6 +1,7 @@
 import type { ContendedResult } from './contended.js';
 import type { CliResult } from './cli.js';
 import type { InterleavedResult } from './interleave.js';
+import type { PostgresResult } from './postgres.js';
 import type { ScalingResult } from './scaling.js';
 import type { StartResult } from './start.js';
 import { WARM_CLAIMS, type Spread } from './util.js';
@@ -15,6 +16,7 @@ export interface Results {
   cli?: CliResult;
   write?: WriteResult;
   start?: StartResult;
+  postgres?: PostgresResult;
 }
 
 /** Why a target is missed, from `node --cpu-prof` of the claim and reap paths (docs/benchmarks.md has the long form). */
@@ -108,6 +110,27 @@ export function targets(r: Results): Target[] {
     target('4b', 'CLI `next` peak RSS at 100,000 tasks', '≤ 100 MB', rss === null ? null : rss * 1.048576, (v) => v <= 100, ' MB'),
     target('4c', 'fresh CLI `next` at 10,000 tasks (first half claimed) / bare `node -e 0`', '≤ 1.3×', big10k?.ratio.median ?? null, (v) => v <= 1.3, '×'),
     target('4d', 'CLI `next` through koffi (fs-ext not built) / bare `node -e 0`, 50-task board', '≤ 1.3×', r.cli?.ffiRatio.median ?? null, (v) => v <= 1.3, '×'),
+    ...postgresTargets(r.postgres),
+  ];
+}
+
+/** The PostgreSQL board against the plain claimer and graphile-worker: only at the full run's sizes, else not run. */
+function postgresTargets(p: PostgresResult | undefined): Target[] {
+  const at = (procs: number) => p?.points.find((x) => x.procs === procs && x.tasks === 1_000 && x.claims === 1_000);
+  const vs = (procs: number, b: string) => ratioOf(at(procs), 'mdclaim-pg', b);
+  const p8 = at(8);
+  const big = p && p.bigOverSmall.tasks[0] === 10_000 && p.bigOverSmall.tasks[1] === 1_000 ? p.bigOverSmall.ratio.median : null;
+  const many = p && p.manyOverFew.procs[0] === 32 && p.manyOverFew.procs[1] === 8 ? p.manyOverFew.ratio.median : null;
+  return [
+    target('7a', 'PostgreSQL, 1 process: mdclaim-pg / plain SKIP LOCKED claimer', '≥ 0.5×', vs(1, 'skip-locked'), (v) => v >= 0.5, '×'),
+    target('7b', 'PostgreSQL, 8 processes: mdclaim-pg / plain SKIP LOCKED claimer', '≥ 0.5×', vs(8, 'skip-locked'), (v) => v >= 0.5, '×'),
+    target('7c', 'PostgreSQL, 8 processes: claim p99, mdclaim-pg / plain SKIP LOCKED claimer', '≤ 2×', p8 ? p8.claimers['mdclaim-pg'].p99Ms / p8.claimers['skip-locked'].p99Ms : null, (v) => v <= 2, '×'),
+    target('7d', 'PostgreSQL, 1 process: mdclaim-pg on 10,000 tasks / on 1,000', '≥ 0.9×', big, (v) => v >= 0.9, '×'),
+    target('7e', 'PostgreSQL, 1,000 tasks: mdclaim-pg with 32 processes / with 8', '≥ 0.9×', many, (v) => v >= 0.9, '×'),
+    target('7f', 'PostgreSQL `next` p50, 20,000 tasks, half claimed by others', '≤ 2 ms', p?.halfClaimed.tasks === 20_000 ? p.halfClaimed.p50Ms : null, (v) => v <= 2, ' ms'),
+    target('7g', 'PostgreSQL `next` p50 below 4,950 blocked `[⏰]` tasks', '≤ 2 ms', p?.blockedAbove.blocked === 4_950 ? p.blockedAbove.p50Ms : null, (v) => v <= 2, ' ms'),
+    target('7h', 'PostgreSQL, 1 process: mdclaim-pg / graphile-worker', '≥ 1×', vs(1, 'graphile-worker'), (v) => v >= 1, '×'),
+    target('7i', 'PostgreSQL, 8 processes: mdclaim-pg / graphile-worker', '≥ 1×', vs(8, 'graphile-worker'), (v) => v >= 1, '×'),
   ];
 }
 
@@ -249,6 +272,39 @@ export function tables(r: Results): Table[] {
         row('the watchdog itself, once per runner', st.watchdogStartMs),
       ],
       right: [1, 2],
+    });
+  }
+  const pgr = r.postgres;
+  if (pgr) {
+    out.push({
+      title: `7. PostgreSQL claimers, one server, ${pgr.rounds} rounds, interleaved run by run (\`synchronous_commit=off\` for all)`,
+      head: ['processes', 'tasks', 'claims', 'claimer', 'claims/s (median)', 'IQR', 'p50 ms', 'p99 ms', 'drain checks'],
+      rows: pgr.points.flatMap((p) => Object.entries(p.claimers).map(([k2, v]) => [
+        String(p.procs), p.tasks.toLocaleString('en-US'), p.claims.toLocaleString('en-US'), k2, num(v.claimsPerSec.median),
+        `${num(v.claimsPerSec.q25)}–${num(v.claimsPerSec.q75)}`, num(v.p50Ms), num(v.p99Ms), `${v.checks.filter((x) => x.ok).length}/${v.checks.length} passed`,
+      ])),
+      right: [0, 1, 2, 4, 5, 6, 7],
+    });
+    out.push({
+      title: '7. Ratios of claims/s, run by run',
+      head: ['ratio', 'median', 'IQR', 'min–max'],
+      rows: [
+        ...pgr.points.flatMap((p) => p.ratios.map((x) => [`${x.a} / ${x.b}, ${p.procs} process${p.procs === 1 ? '' : 'es'}, ${p.tasks.toLocaleString('en-US')} tasks`, x.ratio] as const)),
+        [`mdclaim-pg, 1 process: ${pgr.bigOverSmall.tasks[0].toLocaleString('en-US')} tasks / ${pgr.bigOverSmall.tasks[1].toLocaleString('en-US')}`, pgr.bigOverSmall.ratio] as const,
+        [`mdclaim-pg, ${pgr.points[0]!.tasks.toLocaleString('en-US')} tasks: ${pgr.manyOverFew.procs[0]} processes / ${pgr.manyOverFew.procs[1]}`, pgr.manyOverFew.ratio] as const,
+      ].map(([what, x]) => [what, `${x.median.toFixed(2)}×`, `${x.q25.toFixed(2)}–${x.q75.toFixed(2)}`, `${x.min.toFixed(2)}–${x.max.toFixed(2)}`]),
+      right: [1, 2, 3],
+    });
+    const h = pgr.halfClaimed;
+    const b = pgr.blockedAbove;
+    out.push({
+      title: '7. The PostgreSQL board\'s `next` on two shapes of board, one process',
+      head: ['board', 'claims', 'p50 ms', 'p99 ms'],
+      rows: [
+        [`${h.tasks.toLocaleString('en-US')} tasks, every other one claimed by another (24h lease)`, String(h.claims), num(h.p50Ms), num(h.p99Ms)],
+        [`${b.blocked.toLocaleString('en-US')} \`[⏰]\` tasks waiting on a claimed one above the first open task`, String(b.claims), num(b.p50Ms), num(b.p99Ms)],
+      ],
+      right: [1, 2, 3],
     });
   }
   const t = targets(r);
