@@ -10,7 +10,8 @@ import { boardUrl, dropBoards, importBoard, PG_URL, pgReachable, sql, uniqueBoar
 // gets the one claim that was made, and no claim is left on the board that
 // nobody was told of. The connection here is lost for real: a TCP relay
 // between the board and the server swallows the server's answer to the claim
-// and closes both ends.
+// and closes both ends. A holder's write (done, fail, release, retry) is
+// run the same way and found again the same way.
 
 const names: string[] = [];
 afterAll(() => dropBoards(names));
@@ -86,6 +87,18 @@ describe.skipIf(!pgReachable)('next as one statement, with the connection lost u
         [name],
       );
       expect(Number(logged[0]!.n)).toBe(told.length);
+
+      // A holder's write is one statement too: done, with its answer lost, is done once, and said to be.
+      const [first] = (await board.list()).filter((t) => t.status === 'claimed');
+      const cut = r.drop();
+      const done = await board.done(first!.id, { by: 'w' });
+      await cut;
+      expect(done.status).toBe('done');
+      const events = await sql<{ event: string }>(
+        `SELECT h.event FROM mdclaim.history h JOIN mdclaim.board b ON b.id = h.board WHERE b.name = $1 AND h.hash = $2 ORDER BY h.seq`,
+        [name, first!.id],
+      );
+      expect(events.map((e) => e.event)).toEqual(['imported', 'claimed', 'done']);
     } finally {
       await board.close();
       await r.close();

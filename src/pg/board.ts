@@ -12,7 +12,7 @@ import { addTask } from './add.js';
 import { createBoard, findBoard } from './boards.js';
 import { claimById, claimedBy, claimNext, claimNextAlone } from './claim.js';
 import { Db, type Conn } from './db.js';
-import { holderWrite, type HolderVerb } from './finish.js';
+import { holderMade, holderWrite, type HolderVerb } from './finish.js';
 import { historyOf } from './history.js';
 import { ensureSchema, migrate, type Migrated } from './migrate.js';
 import { PathRace } from './held.js';
@@ -262,12 +262,17 @@ export class PgBoard implements TaskBoard, PathLocking {
     const board = await this.board();
     id = await this.resolve(board, id);
     const fence = claimedAt === undefined ? {} : { claimedAt };
-    // One transaction: a heartbeat may renew a lapsed claim, whose paths it checks under the board's path
-    // lock; and a write whose COMMIT lost its connection is known to have been made or not (see Db.with).
-    return this.db.with(async (c: Conn) => {
-      if (verb === 'heartbeat') await refuseRetaken(c, { board, id, by, ...fence });
-      return holderWrite(c, verb, { board, id, by, ...fence, ...(value === undefined ? {} : { value }), ...(suffix ? { suffix } : {}) });
-    }, true);
+    const args = { board, id, by, ...fence, ...(value === undefined ? {} : { value }), ...(suffix ? { suffix } : {}) };
+    // A heartbeat is a transaction: it may renew a lapsed claim, whose paths it checks under the board's path lock.
+    if (verb === 'heartbeat') {
+      return this.db.with(async (c: Conn) => {
+        await refuseRetaken(c, { board, id, by, ...fence });
+        return holderWrite(c, verb, args);
+      }, true);
+    }
+    // The others are one statement on its own (one round trip), found by its token if the connection is lost under it.
+    const token = requestToken();
+    return this.db.with((c) => holderWrite(c, verb, args, token), { made: (c) => holderMade(c, board, token) });
   }
 
   /** A unique start of an id, as the whole id (one query, only for a prefix). */
