@@ -115,11 +115,19 @@ export class PgBoard implements TaskBoard, PathLocking {
     const board = await this.board();
     const full = await this.resolve(board, id);
     const max = budget(options);
+    const a = { board, id: full, by, leaseMs, ...max };
+    // Without a budget, the claim is one statement on its own, unless its task declares paths.
+    if (max.maxAttempts === undefined) {
+      const token = requestToken();
+      const alone = await this.db.with((c) => claimById(c, a, token), { made: async (c) => (await claimedBy(c, board, token)) ?? undefined });
+      if (alone !== 'deferred') return alone;
+    }
     return parkedIsConflict(await this.racing(() => this.db.with(async (c) => {
       const parked = max.maxAttempts === undefined ? [] : await parkAtBudget(c, { board, maxAttempts: max.maxAttempts, via: 'claim', id: full });
       // Parked, not taken: the board says so once the parking is written.
       if (parked[0]) return parkedView(parked[0]);
-      return claimById(c, { board, id: full, by, leaseMs, ...max });
+      // In a transaction, a task is never deferred.
+      return (await claimById(c, a)) as Task;
     }, true)));
   }
 

@@ -96,7 +96,8 @@ const CLAIM = claimStatement(
    FOR UPDATE OF v`,
   'claim',
   '$5',
-  'NULL',
+  '$6',
+  '$7',
 );
 
 export interface PgNext {
@@ -143,11 +144,18 @@ export async function claimedBy(c: Conn, board: number, token: string): Promise<
 }
 
 /** Call inside a transaction; PathRace means roll back and try again. */
-export async function claimById(c: Conn, a: { board: number; id: string; by: string; leaseMs: number; maxAttempts?: number }): Promise<Task> {
-  const [row] = await c.query<TaskRow>(CLAIM, [a.board, a.by, a.leaseMs, a.id, a.maxAttempts ?? null]);
-  if (row?.uid != null) {
-    await pathsStillFree(c, a.board, row);
-    return toTask(row);
+/**
+ * With a `token`, the claim runs alone, in autocommit (as claimNextAlone): 'deferred' when its task
+ * declares paths, to be claimed again in a transaction.
+ */
+export async function claimById(
+  c: Conn, a: { board: number; id: string; by: string; leaseMs: number; maxAttempts?: number }, token: string | null = null,
+): Promise<Task | 'deferred'> {
+  const [row] = await c.query<TaskRow & { deferred: boolean }>(CLAIM, [a.board, a.by, a.leaseMs, a.id, a.maxAttempts ?? null, token, token !== null]);
+  if (row!.deferred) return 'deferred';
+  if (row!.uid != null) {
+    if (token === null) await pathsStillFree(c, a.board, row!);
+    return toTask(row!);
   }
   // Nothing claimed: say why, from the rows as they are now.
   const found = await c.query<TaskRow>(
