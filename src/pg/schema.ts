@@ -331,8 +331,6 @@ export const MIGRATIONS: readonly string[] = [
   -- The request that made the row's claim: a claim made in one statement, whose connection was lost
   -- before its answer came, is found by it (src/pg/claim.ts, claimedBy).
   ALTER TABLE mdclaim.task ADD COLUMN token text;
-  -- The tasks not done, in board order: what readiness is decided by.
-  CREATE INDEX task_pending ON mdclaim.task (board, position) WHERE status <> 'done';
   -- Where next looks first: the open tasks and the ready [⏰], in board order.
   CREATE INDEX task_first ON mdclaim.task (board, position) WHERE status = 'open' OR (status = 'blocked' AND ready);
   DROP INDEX mdclaim.task_waiting;
@@ -370,7 +368,8 @@ export const MIGRATIONS: readonly string[] = [
   -- Readiness after the task at \`pos\` became done or stopped being done: only the first task not done
   -- below it can change (every task between is done). It is ready when no task above it in its
   -- section is not done: the last such task above is of another section, or another section's row
-  -- lies between them.
+  -- lies between them. Both walks go through task_order: the first stops at the next task not done
+  -- (usually the next row), and the second runs only when that task is a [⏰].
   CREATE FUNCTION mdclaim.refresh_ready(b int, pos bigint) RETURNS void LANGUAGE plpgsql AS $$
   DECLARE
     y record;
