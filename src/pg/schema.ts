@@ -326,7 +326,8 @@ export const MIGRATIONS: readonly string[] = [
     base int NOT NULL
   );
 
-  -- A [⏰] (status blocked) whose every task above it in its section is done; false on every other row.
+  -- A [⏰] (status blocked) whose every task above it in its section is done. Kept on [⏰] rows only: a row
+  -- of any other status is never read for it (and a claimed [⏰] keeps the value it was claimed with).
   ALTER TABLE mdclaim.task ADD COLUMN ready boolean NOT NULL DEFAULT false;
   -- The request that made the row's claim: a claim made in one statement, whose connection was lost
   -- before its answer came, is found by it (src/pg/claim.ts, claimedBy).
@@ -348,9 +349,14 @@ export const MIGRATIONS: readonly string[] = [
       WHERE (SELECT u.board = r.board AND u.position < r.position FROM mdclaim.task u WHERE u.uid = k.task));
   END $$;
 
-  -- Every row's line base and readiness for board b, from scratch, writing only the rows that differ.
-  -- A section's run is as the file board walks it: the rows since the last row of another section.
+  -- Every row's line base and every [⏰]'s readiness for board b, from scratch, writing only the rows
+  -- that differ. A section's run is as the file board walks it: the rows since the last row of another
+  -- section. It decides readiness as the trigger below does, under the same lock and from a snapshot
+  -- taken once the lock is granted (each statement of a volatile function takes its own), and it
+  -- writes only [⏰] rows, which no holder has locked.
   CREATE FUNCTION mdclaim.rebase(b int) RETURNS void LANGUAGE sql AS $$
+    SELECT pg_advisory_xact_lock(${READY_LOCK_CLASS}, b);
+
     INSERT INTO mdclaim.task_line (uid, base)
     SELECT uid, 1 + lead_breaks + coalesce(sum(lead_breaks + body_breaks) OVER (ORDER BY position ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::int
     FROM mdclaim.task WHERE board = b
@@ -362,7 +368,7 @@ export const MIGRATIONS: readonly string[] = [
       FROM (SELECT uid, position, status, count(*) FILTER (WHERE starts) OVER (ORDER BY position) AS run
             FROM (SELECT uid, position, status, section IS DISTINCT FROM lag(section) OVER (ORDER BY position) AS starts
                   FROM mdclaim.task WHERE board = b) s) r
-    ) r WHERE t.uid = r.uid AND t.ready <> r.ready;
+    ) r WHERE t.uid = r.uid AND t.status = 'blocked' AND t.ready <> r.ready;
   $$;
 
   -- Readiness after the task at \`pos\` became done or stopped being done: only the first task not done
