@@ -28,7 +28,8 @@ const SECTIONS = ['Alpha', 'Beta', 'Gamma'] as const;
 // A task line's marker and the rest of its line; claimed ones live (1h lease, or the default 30m
 // while recent) or lapsed (2h old at the default lease), some with lock lines written as mdclaim writes them.
 type Kind = 'open' | 'blocked' | 'done' | 'failed' | 'live' | 'live30' | 'lapsed';
-const kind = fc.constantFrom<Kind>('open', 'open', 'blocked', 'blocked', 'blocked', 'done', 'done', 'failed', 'live', 'live30', 'lapsed');
+// Done tasks are common, so that a [⏰] is often one finished claim (or one claim and its finish) from ready.
+const kind = fc.constantFrom<Kind>('open', 'blocked', 'blocked', 'blocked', 'done', 'done', 'done', 'done', 'done', 'failed', 'live', 'live', 'live30', 'lapsed');
 const item = fc.record({
   kind,
   done: fc.constantFrom('[x]', '[X]', '[✅ abc1234, w1]', '[✅, w2]'),
@@ -77,18 +78,25 @@ function documentOf(spec: fc.Infer<typeof boardSpec>): string {
   return out.join('\n');
 }
 
-// Operations pick their task (and, for the holder's verbs, usually its holder) from the board's own list when they run.
+// Operations pick their task (and, for the holder's verbs, usually its holder) from the board's own list when they run,
+// mostly among the tasks the verb is about: claims of [⏰] tasks ask the readiness rule on every try, and finishing
+// claimed ones and reopening finished ones is what changes it.
+type Focus = 'any' | 'blocked' | 'claimed' | 'finished';
 type Op =
   | { op: 'next'; who: number }
-  | { op: 'claim' | 'done' | 'fail' | 'release' | 'reopen'; pick: number; who: number }
+  | { op: 'claim' | 'done' | 'fail' | 'release' | 'reopen'; focus: Focus; pick: number; who: number }
   | { op: 'add'; section: number; dup: boolean };
 const who = fc.nat(7);
 const pick = fc.nat(1000);
+const verb = (name: 'claim' | 'done' | 'fail' | 'release' | 'reopen', focus: Focus) =>
+  fc.record({ op: fc.constant(name), focus: fc.constantFrom<Focus>(focus, focus, focus, 'any'), pick, who });
 const op: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.record({ op: fc.constant('next' as const), who }), weight: 3 },
-  { arbitrary: fc.record({ op: fc.constantFrom('claim' as const), pick, who }), weight: 3 },
-  { arbitrary: fc.record({ op: fc.constantFrom('done' as const), pick, who }), weight: 4 },
-  { arbitrary: fc.record({ op: fc.constantFrom('fail' as const, 'release' as const, 'reopen' as const), pick, who }), weight: 3 },
+  { arbitrary: verb('claim', 'blocked'), weight: 4 },
+  { arbitrary: verb('done', 'claimed'), weight: 5 },
+  { arbitrary: verb('fail', 'claimed'), weight: 1 },
+  { arbitrary: verb('release', 'claimed'), weight: 1 },
+  { arbitrary: verb('reopen', 'finished'), weight: 2 },
   { arbitrary: fc.record({ op: fc.constant('add' as const), section: fc.nat(SECTIONS.length + 1), dup: fc.boolean() }), weight: 2 },
 );
 const ops = fc.array(op, { minLength: 5, maxLength: 25 });
@@ -116,7 +124,9 @@ function apply(b: TaskBoard, o: Op, tasks: readonly Task[], added: number): Prom
     const name = o.section < SECTIONS.length ? SECTIONS[o.section] : o.section === SECTIONS.length ? 'Zeta' : undefined;
     return b.add(text, name === undefined ? {} : { section: name });
   }
-  const t = tasks[o.pick % tasks.length]!;
+  const about = tasks.filter((t) => o.focus === 'any' || (o.focus === 'finished' ? t.status === 'done' || t.status === 'failed' : t.status === o.focus));
+  const from = about.length > 0 ? about : tasks;
+  const t = from[o.pick % from.length]!;
   // Mostly the task's own holder, sometimes someone else (a refusal both must give alike).
   const by = t.by !== undefined && o.who < 6 ? t.by : holder(o.who);
   switch (o.op) {
