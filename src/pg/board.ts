@@ -42,7 +42,7 @@ export interface PgBoardOptions {
 const LIST = `SELECT ${locksColumn('t')}, ${taskColumns(
   't',
   't',
-  // mdclaim.line_of for every row in one pass: the breaks of the rows above and their lock lines.
+  // task_view.line for every row in one pass (the kept bases are the same sums): the breaks of the rows above and their lock lines.
   `1 + t.lead_breaks + coalesce(sum(t.lead_breaks + t.body_breaks + (SELECT count(*) FROM mdclaim.path_lock l WHERE l.task = t.uid))
     OVER (ORDER BY t.position ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::int`,
 )} FROM mdclaim.task_view t WHERE t.board = $1 ORDER BY t.position`;

@@ -336,18 +336,8 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX task_first ON mdclaim.task (board, position) WHERE status = 'open' OR (status = 'blocked' AND ready);
   DROP INDEX mdclaim.task_waiting;
 
+  -- The line is task_view.line now, from the kept base: no function sums the rows above.
   DROP FUNCTION mdclaim.line_of(int, bigint, int);
-  -- The 1-based line of a task's marker: its kept base, and one line for every lock taken under a task
-  -- above it (locks are few: only live claims take them, so each is looked at). PL/pgSQL, whose plans
-  -- last the session: a SQL function that cannot be inlined is planned again in every statement.
-  CREATE FUNCTION mdclaim.line_of(task_uid bigint) RETURNS int LANGUAGE plpgsql STABLE AS $$
-  DECLARE
-    r record;
-  BEGIN
-    SELECT t.board, t.position, l.base INTO r FROM mdclaim.task t JOIN mdclaim.task_line l ON l.uid = t.uid WHERE t.uid = task_uid;
-    RETURN r.base + (SELECT count(*)::int FROM mdclaim.path_lock k
-      WHERE (SELECT u.board = r.board AND u.position < r.position FROM mdclaim.task u WHERE u.uid = k.task));
-  END $$;
 
   -- Every row's line base and every [⏰]'s readiness for board b, from scratch, writing only the rows
   -- that differ. A section's run is as the file board walks it: the rows since the last row of another
@@ -426,6 +416,11 @@ export const MIGRATIONS: readonly string[] = [
         SELECT 1 FROM mdclaim.task o WHERE o.board = t.board AND o.key = t.key AND o.uid <> t.uid
       ) THEN t.key ELSE t.hash END AS id,
       (t.status = 'claimed' AND t.expires_at <= now()) AS lapsed,
+      -- The 1-based line of the task's marker: its kept base, and one line for every lock taken under a task
+      -- above it (locks are few: only live claims take them, so each is looked at). Planned with the
+      -- statement that reads it, and computed only where a statement does.
+      (SELECT l.base FROM mdclaim.task_line l WHERE l.uid = t.uid) + (SELECT count(*)::int FROM mdclaim.path_lock k
+        WHERE (SELECT u.board = t.board AND u.position < t.position FROM mdclaim.task u WHERE u.uid = k.task)) AS line,
       -- Claimable but for paths: migration 4's predicate, the not-before rule as it was, a [⏰] by its kept readiness.
       (t.not_before IS NULL OR t.not_before <= now()) AND CASE t.status
         WHEN 'open' THEN true
