@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { PgBoard } from 'mdclaim';
 import pg from 'pg';
-import { CLAIMED, median, progress, stamp } from './util.js';
+import { median } from './util.js';
 
 // Where the PostgreSQL board's `next` spends its time on the server: EXPLAIN (ANALYZE, BUFFERS) of the very
 // statement and parameters the board sends, caught on their way through pg's Client.prototype.query.
@@ -47,17 +47,10 @@ function capture(): void {
   wrapped = true;
 }
 
-/** The first `n/2` tasks claimed by another, with a day's lease; the rest open. */
-export function firstHalfClaimedText(n: number): string {
-  const held = `[${CLAIMED}, other, ${stamp(Date.now())}, 24h]`;
-  const lines = ['# Tasks', ''];
-  for (let i = 1; i <= n; i++) lines.push(`- ${i <= n / 2 ? held : '[ ]'} task ${i}`);
-  return lines.join('\n') + '\n';
-}
-
-/** A value as the board's driver sends it, written as an SQL literal (its type is the prepared statement's). */
+// The driver's own conversion of a parameter to the text it sends (an array to '{…}').
 const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils') as { prepareValue: (x: unknown) => unknown };
 
+/** A value as the board's driver sends it, written as an SQL literal (its type is the prepared statement's). */
 function literal(v: unknown): string {
   const prepared = prepareValue(v);
   return prepared === null || prepared === undefined ? 'NULL' : pg.escapeLiteral(String(prepared));
@@ -130,15 +123,13 @@ export async function explainNext(board: PgBoard, url: string, text: string, sha
         await c.query('ROLLBACK');
       }
     }
-    const top = ex.at(-1)!.Plan;
-    progress(`postgres: explain of next on ${shape.tasks} tasks${shape.blocked ? ` (${shape.blocked} ⏰)` : ''}: ${median(ex.map((e) => e['Execution Time']))} ms`);
     return {
       ...shape,
       runs,
       executionMs: median(ex.map((e) => e['Execution Time'])),
       planningMs: median(ex.map((e) => e['Planning Time'])),
       buffers: median(ex.map((e) => statementBlocks(e.Plan))),
-      topRows: top['Actual Rows'],
+      topRows: ex.at(-1)!.Plan['Actual Rows'],
     };
   } finally {
     await c.end().catch(() => {});
