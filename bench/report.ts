@@ -311,7 +311,7 @@ export function tables(r: Results): Table[] {
       head: ['board', 'tasks', 'execution ms', 'planning ms', 'shared buffers hit+read', 'top node rows'],
       rows: pgr.explain.map((x) => [
         x.blocked > 0 ? `${x.blocked.toLocaleString('en-US')} \`[⏰]\` above the first open task` : 'first half claimed by another (24h lease)',
-        x.tasks.toLocaleString('en-US'), num(x.executionMs), num(x.planningMs), num(x.buffers), String(x.topRows),
+        x.tasks.toLocaleString('en-US'), num(x.executionMs), num(x.planningMs), String(x.buffers), String(x.topRows),
       ]),
       right: [1, 2, 3, 4, 5],
     });
