@@ -32,6 +32,14 @@ export function halfClaimedText(n: number): string {
   return lines.join('\n') + '\n';
 }
 
+/** The first `n/2` tasks claimed by another, with a day's lease; the rest open. */
+export function firstHalfClaimedText(n: number): string {
+  const held = `[${CLAIMED}, other, ${stamp(Date.now())}, 24h]`;
+  const lines = ['# Tasks', ''];
+  for (let i = 1; i <= n; i++) lines.push(`- ${i <= n / 2 ? held : '[ ]'} task ${i}`);
+  return lines.join('\n') + '\n';
+}
+
 /** Section A: a task claimed by another, then `blocked` ⏰ tasks waiting on it; section B: `open` open tasks. */
 export function blockedAboveText(blocked: number, open: number): string {
   const lines = ['# Tasks', '', '## A', '', `- [${CLAIMED}, other, ${stamp(Date.now())}, 24h] first of A`];

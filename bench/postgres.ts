@@ -6,7 +6,8 @@ import pg from 'pg';
 import { raceWorkers } from './contended.js';
 import { fillGraphile, graphileLeft, quiet } from './graphile.js';
 import { PG_URL } from './pg.js';
-import { blockedAboveText, halfClaimedText, shape } from './pg-shapes.js';
+import { explainNext, type ExplainRow } from './pg-explain.js';
+import { blockedAboveText, firstHalfClaimedText, halfClaimedText, shape } from './pg-shapes.js';
 import { fillSkipLocked, readSkipLocked } from './skip-locked.js';
 import { boardText, progress, quantile, rotate, spread, tempDir, type Spread } from './util.js';
 import type { WorkerJob, WorkerReport } from './worker.js';
@@ -28,6 +29,9 @@ export interface PostgresConfig {
   halfTasks: number;
   blocked: number;
   shapeClaims: number;
+  /** Boards whose `next` is EXPLAINed (first half claimed by another), and the runs of each, past two to warm up. */
+  explainTasks: number[];
+  explainRuns: number;
 }
 
 export interface PgCheck {
@@ -67,6 +71,8 @@ export interface PostgresResult {
   manyOverFew: { procs: [number, number]; ratio: Spread };
   halfClaimed: ShapeFigures;
   blockedAbove: ShapeFigures & { blocked: number };
+  /** EXPLAIN ANALYZE of the board's own `next`: one row a board of `explainTasks`, then the ⏰ board. */
+  explain: ExplainRow[];
   allChecksPassed: boolean;
 }
 
@@ -217,6 +223,14 @@ export async function postgres(cfg: PostgresConfig): Promise<PostgresResult> {
     progress(`postgres: next on a ${cfg.halfTasks}-task board half claimed, and below ${cfg.blocked} ⏰ tasks`);
     const half = await shape(boardFor(env, 'half'), 'half', halfClaimedText(cfg.halfTasks), cfg.shapeClaims, (t) => /^task \d*[02468]$/.test(t));
     const blocked = await shape(boardFor(env, 'blocked'), 'blocked', blockedAboveText(cfg.blocked, cfg.shapeClaims * 2), cfg.shapeClaims, (t) => t.startsWith('task '));
+    const explain: ExplainRow[] = [];
+    for (const n of cfg.explainTasks) {
+      progress(`postgres: EXPLAIN ANALYZE of next on ${n} tasks, the first half claimed by another`);
+      explain.push(await explainNext(boardFor(env, `explain${n}`), env.url, firstHalfClaimedText(n), { tasks: n, blocked: 0 }, cfg.explainRuns));
+    }
+    const open = cfg.shapeClaims * 2;
+    progress(`postgres: EXPLAIN ANALYZE of next below ${cfg.blocked} ⏰ tasks`);
+    explain.push(await explainNext(boardFor(env, 'explain-blocked'), env.url, blockedAboveText(cfg.blocked, open), { tasks: cfg.blocked + 1 + open, blocked: cfg.blocked }, cfg.explainRuns));
     return {
       rounds: cfg.rounds,
       points: out,
@@ -224,6 +238,7 @@ export async function postgres(cfg: PostgresConfig): Promise<PostgresResult> {
       manyOverFew: { procs: [many!, few!], ratio: perRound(key({ ...small, procs: many! }, 'mdclaim-pg'), key({ ...small, procs: few! }, 'mdclaim-pg')) },
       halfClaimed: { tasks: cfg.halfTasks, claims: half.length, p50Ms: quantile(half, 0.5), p99Ms: quantile(half, 0.99) },
       blockedAbove: { tasks: cfg.blocked + 1 + cfg.shapeClaims * 2, blocked: cfg.blocked, claims: blocked.length, p50Ms: quantile(blocked, 0.5), p99Ms: quantile(blocked, 0.99) },
+      explain,
       allChecksPassed: [...checks.values()].flat().every((c) => c.ok),
     };
   } finally {

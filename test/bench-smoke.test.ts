@@ -95,6 +95,13 @@ describe('bench --quick --json', () => {
     expect(p.bigOverSmall.ratio.median).toBeGreaterThan(0);
     expect(p.manyOverFew.ratio.median).toBeGreaterThan(0);
     for (const s of [p.halfClaimed, p.blockedAbove]) expect(s.claims > 0 && s.p50Ms > 0 && s.p99Ms >= s.p50Ms).toBe(true);
+    // EXPLAIN ANALYZE of the board's own next: the boards with their first half claimed, then the one below the ⏰ tasks.
+    expect(p.explain.map((x: Json) => `${x.tasks} ${x.blocked}`)).toEqual(['200 0', '1000 0', '241 200']);
+    for (const x of p.explain) {
+      for (const k of ['executionMs', 'planningMs', 'buffers', 'topRows']) expect(Number.isFinite(x[k]), `explain ${x.tasks} ${k} = ${x[k]}`).toBe(true);
+      expect(x.executionMs > 0 && x.planningMs >= 0 && x.buffers > 0 && x.runs > 0).toBe(true);
+      expect(x.topRows).toBe(1);
+    }
     expect(p.allChecksPassed).toBe(true);
   });
 
