@@ -72,7 +72,9 @@ export class Db {
    * (ROLLBACK on a throw). Work outside a transaction must only read. A
    * connection lost before COMMIT (pg_terminate_backend, a restart) committed
    * nothing, so the work runs again on a new one; lost during COMMIT, the
-   * server says whether the transaction committed (txid_status).
+   * server says whether the transaction committed (txid_status). `transaction`
+   * may instead be an Alone: one writing statement in autocommit, asked about
+   * through its `made` when the connection is lost under it.
    */
   async with<T>(work: (c: Conn) => Promise<T>, transaction: boolean | Alone<T> = false): Promise<T> {
     const alone = typeof transaction === 'object' ? transaction : undefined;
@@ -214,10 +216,10 @@ export class Db {
 
   /**
    * What every connection of this board is opened with: SESSION, then the
-   * URL's own `options` (a later setting wins, so the URL may undo SESSION's);
-   * the lock timeout as
-   * a startup parameter (PostgreSQL's 0 would mean never, so at least 1 ms);
-   * and last, for a durable board, `-c synchronous_commit=on`.
+   * URL's own `options` (a later setting wins, so the URL may undo SESSION's),
+   * and last, for a durable board, `-c synchronous_commit=on`; and the lock
+   * timeout as a startup parameter (PostgreSQL's 0 would mean never, so at
+   * least 1 ms).
    */
   private config(): import('pg').ClientConfig {
     const url = new URL(this.target.connectionString);
