@@ -17,7 +17,7 @@ import { boardFile } from './helpers/tmp.js';
 // shrunk to a few tasks and operations within 5–50 s): mdclaim.refresh_ready returning at once (a
 // [⏰] never readied by a done above it); the trigger firing only on becoming done, not on a reopen
 // (a [⏰] still handed out after the task above it is reopened); add.ts not calling mdclaim.rebase (an
-// added task's line); line_of not counting the lock lines above a task; rebase without the lead's
+// added task's line); the kept line (then mdclaim.line_of) not counting the lock lines above a task; rebase without the lead's
 // line breaks; rebase reading readiness over the whole board instead of each section's run. Not
 // reliably caught: refresh_ready ignoring another section's run between a [⏰] and the last
 // unfinished task of its own section above it (the case needs a section, a finished one, the first
