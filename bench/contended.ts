@@ -140,6 +140,30 @@ interface RunResult {
   check: DrainCheck;
 }
 
+/** Fork one worker per job, let them all get ready, start them together and collect their reports; none is left running. */
+export async function raceWorkers(jobs: WorkerJob[], execArgv: string[] = []): Promise<WorkerReport[]> {
+  const children: ChildProcess[] = [];
+  const exits: Array<Promise<number | null>> = [];
+  try {
+    const ready: Array<Promise<unknown>> = [];
+    for (const job of jobs) {
+      const child = fork(WORKER, [JSON.stringify(job)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
+      children.push(child);
+      exits.push(new Promise((resolve) => child.once('exit', (code) => resolve(code))));
+      ready.push(once(child, (m) => m === 'ready'));
+    }
+    await Promise.all(ready);
+    const reports = children.map((c) => once<WorkerReport>(c, (m) => typeof m === 'object' && m !== null && 'latUs' in m));
+    for (const c of children) c.send('go');
+    const done = await Promise.all(reports);
+    const codes = await Promise.all(exits);
+    if (codes.some((c) => c !== 0)) throw new Error(`${jobs[0]?.kind}: a worker exited with ${codes.join(',')}`);
+    return done;
+  } finally {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  }
+}
+
 /** Fork the workers, let them get ready, start them together, drain the board, then check it. */
 async function run(kind: Kind, cfg: ContendedConfig): Promise<RunResult> {
   const dir = tempDir(`c-${kind}`);
@@ -156,43 +180,25 @@ async function run(kind: Kind, cfg: ContendedConfig): Promise<RunResult> {
     path = join(dir, 'tasks.md');
     writeFileSync(path, boardText(cfg.tasks));
   }
-  const children: ChildProcess[] = [];
-  const exits: Array<Promise<number | null>> = [];
-  try {
-    const ready: Array<Promise<unknown>> = [];
-    for (let i = 0; i < cfg.workers; i++) {
-      const job: WorkerJob = { kind, path, by: `w${i}`, log: join(dir, `w${i}.log`) };
-      const execArgv = kind === 'mdclaim-koffi' ? ['--require', NO_FS_EXT] : [];
-      const child = fork(WORKER, [JSON.stringify(job)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
-      children.push(child);
-      exits.push(new Promise((resolve) => child.once('exit', (code) => resolve(code))));
-      ready.push(once(child, (m) => m === 'ready'));
-    }
-    await Promise.all(ready);
-    const reports = children.map((c) => once<WorkerReport>(c, (m) => typeof m === 'object' && m !== null && 'latUs' in m));
-    for (const c of children) c.send('go');
-    const done = await Promise.all(reports);
-    const codes = await Promise.all(exits);
-    if (codes.some((c) => c !== 0)) throw new Error(`${kind}: a worker exited with ${codes.join(',')}`);
-    const start = done.reduce((m, r) => (BigInt(r.start) < m ? BigInt(r.start) : m), BigInt(done[0]!.start));
-    const end = done.reduce((m, r) => (BigInt(r.end) > m ? BigInt(r.end) : m), BigInt(done[0]!.end));
-    const logs = new Map(done.map((r, i) => [r.by, readFileSync(join(dir, `w${i}.log`), 'utf8').split('\n').filter(Boolean)]));
-    const total = done.reduce((s, r) => s + r.claims, 0);
-    // The PostgreSQL board is checked on its export, with the same markdown reading as the file board.
-    if (board) {
-      writeFileSync(join(dir, 'export.md'), await board.exportDocument());
-      await board.close();
-    }
-    return {
-      claimsPerSec: total / (Number(end - start) / 1e9),
-      latMs: done.flatMap((r) => r.latUs.map((u) => u / 1000)),
-      warmMs: done.flatMap((r) => r.latUs.slice(WARM_CLAIMS).map((u) => u / 1000)),
-      busy: done.reduce((s, r) => s + r.busy, 0),
-      check: board ? check('mdclaim', join(dir, 'export.md'), cfg.tasks, logs) : check(kind, path, cfg.tasks, logs),
-    };
-  } finally {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  const execArgv = kind === 'mdclaim-koffi' ? ['--require', NO_FS_EXT] : [];
+  const jobs = Array.from({ length: cfg.workers }, (_, i): WorkerJob => ({ kind, path, by: `w${i}`, log: join(dir, `w${i}.log`) }));
+  const done = await raceWorkers(jobs, execArgv);
+  const start = done.reduce((m, r) => (BigInt(r.start) < m ? BigInt(r.start) : m), BigInt(done[0]!.start));
+  const end = done.reduce((m, r) => (BigInt(r.end) > m ? BigInt(r.end) : m), BigInt(done[0]!.end));
+  const logs = new Map(done.map((r, i) => [r.by, readFileSync(join(dir, `w${i}.log`), 'utf8').split('\n').filter(Boolean)]));
+  const total = done.reduce((s, r) => s + r.claims, 0);
+  // The PostgreSQL board is checked on its export, with the same markdown reading as the file board.
+  if (board) {
+    writeFileSync(join(dir, 'export.md'), await board.exportDocument());
+    await board.close();
   }
+  return {
+    claimsPerSec: total / (Number(end - start) / 1e9),
+    latMs: done.flatMap((r) => r.latUs.map((u) => u / 1000)),
+    warmMs: done.flatMap((r) => r.latUs.slice(WARM_CLAIMS).map((u) => u / 1000)),
+    busy: done.reduce((s, r) => s + r.busy, 0),
+    check: board ? check('mdclaim', join(dir, 'export.md'), cfg.tasks, logs) : check(kind, path, cfg.tasks, logs),
+  };
 }
 
 /** Case 2: many processes draining one board at once, each way of claiming in turn, round after round. */

@@ -1,6 +1,7 @@
 import type { ContendedResult } from './contended.js';
 import type { CliResult } from './cli.js';
 import type { InterleavedResult } from './interleave.js';
+import type { PostgresResult } from './postgres.js';
 import type { ScalingResult } from './scaling.js';
 import type { StartResult } from './start.js';
 import { WARM_CLAIMS, type Spread } from './util.js';
@@ -15,10 +16,17 @@ export interface Results {
   cli?: CliResult;
   write?: WriteResult;
   start?: StartResult;
+  postgres?: PostgresResult;
 }
 
 /** Why a target is missed, from `node --cpu-prof` of the claim and reap paths (docs/benchmarks.md has the long form). */
 const WHY_MISSED: Record<string, string> = {
+  '7a': "a claim does more than take a row, on both sides, by measurement (CPU per claim, one process, warm): on the server about 470 µs against 180 µs (the history row written in the same statement, the view's rules, and a status change's new entry in five indexes, where the plain claimer's table has two), and in the client about 200 µs against 90 µs (22 columns of a full task decoded, against 2); planning, JIT and the per-claim work that grew with the board are gone (see the EXPLAIN table)",
+  '7b': "the two cores are saturated (92–95% busy over the run) and each claim costs the CPU of 7a, plus what contention adds on both claimers: about 1.4 ms of CPU a claim for mdclaim-pg with 8 processes",
+  '7c': "the same CPU per claim as 7b: with 8 processes queued on 2 cores, a claim's tail is the wait for a core behind the others' claims",
+  '7e': "more processes than cores: 32 client processes and 32 server backends on 2 cores, about 1.8 ms of CPU a claim against 1.4 ms with 8 (the plain SKIP LOCKED claimer itself falls to about 0.4× of its 8-process rate); the server's backends are mostly idle waiting for their clients, which wait for a core",
+  '7h': "graphile-worker's claim takes a job's few columns in one statement of its own, without a line, an id rule or a history row; mdclaim's costs are those of 7a",
+  '7i': "the two cores are saturated (92–95% busy over the run) and each claim costs the CPU of 7a, plus what contention adds on both claimers: about 1.4 ms of CPU a claim for mdclaim-pg with 8 processes",
   '1a': "about 12 syscalls a claim (flock, a stat that the lock's descriptor still names the directory, unlock; open, fstat, read and close of the board; stat and pread to check it is still what was read; pwrite; pread read-back; and an lstat of the path at a board object's first operation) against the floor's 4, and about as much JS (the check that the changed line reads as meant, the returned task with its id and times); SQLite's prepared UPDATE is one call into C",
   '1b': "fdatasync is most of both; mdclaim adds the syscalls and JS of 1a",
   '2a': "the wait's second wake-up and the claim's code, both measured by experiment: the same drain with each wait a blocking flock on the main thread (not shippable: it stops the event loop and cannot keep the lock timeout) ran about 1.4× as fast, and with every process warmed by 1,000 claims first about 1.15×; a wait goes through the process's helper, which takes the lock and then wakes us over a pipe (about 250 µs of each handover under this load), and a claim under the lock costs about 1.1 ms of CPU in a process that makes only ~125 claims, against 0.5–0.7 ms warm",
@@ -108,6 +116,27 @@ export function targets(r: Results): Target[] {
     target('4b', 'CLI `next` peak RSS at 100,000 tasks', '≤ 100 MB', rss === null ? null : rss * 1.048576, (v) => v <= 100, ' MB'),
     target('4c', 'fresh CLI `next` at 10,000 tasks (first half claimed) / bare `node -e 0`', '≤ 1.3×', big10k?.ratio.median ?? null, (v) => v <= 1.3, '×'),
     target('4d', 'CLI `next` through koffi (fs-ext not built) / bare `node -e 0`, 50-task board', '≤ 1.3×', r.cli?.ffiRatio.median ?? null, (v) => v <= 1.3, '×'),
+    ...postgresTargets(r.postgres),
+  ];
+}
+
+/** The PostgreSQL board against the plain claimer and graphile-worker: only at the full run's sizes, else not run. */
+function postgresTargets(p: PostgresResult | undefined): Target[] {
+  const at = (procs: number) => p?.points.find((x) => x.procs === procs && x.tasks === 1_000 && x.claims === 1_000);
+  const vs = (procs: number, b: string) => ratioOf(at(procs), 'mdclaim-pg', b);
+  const p8 = at(8);
+  const big = p && p.bigOverSmall.tasks[0] === 10_000 && p.bigOverSmall.tasks[1] === 1_000 ? p.bigOverSmall.ratio.median : null;
+  const many = p && p.manyOverFew.procs[0] === 32 && p.manyOverFew.procs[1] === 8 ? p.manyOverFew.ratio.median : null;
+  return [
+    target('7a', 'PostgreSQL, 1 process: mdclaim-pg / plain SKIP LOCKED claimer', '≥ 0.5×', vs(1, 'skip-locked'), (v) => v >= 0.5, '×'),
+    target('7b', 'PostgreSQL, 8 processes: mdclaim-pg / plain SKIP LOCKED claimer', '≥ 0.5×', vs(8, 'skip-locked'), (v) => v >= 0.5, '×'),
+    target('7c', 'PostgreSQL, 8 processes: claim p99, mdclaim-pg / plain SKIP LOCKED claimer', '≤ 2×', p8 ? p8.claimers['mdclaim-pg'].p99Ms / p8.claimers['skip-locked'].p99Ms : null, (v) => v <= 2, '×'),
+    target('7d', 'PostgreSQL, 1 process: mdclaim-pg on 10,000 tasks / on 1,000', '≥ 0.9×', big, (v) => v >= 0.9, '×'),
+    target('7e', 'PostgreSQL, 1,000 tasks: mdclaim-pg with 32 processes / with 8', '≥ 0.9×', many, (v) => v >= 0.9, '×'),
+    target('7f', 'PostgreSQL `next` p50, 20,000 tasks, half claimed by others', '≤ 2 ms', p?.halfClaimed.tasks === 20_000 ? p.halfClaimed.p50Ms : null, (v) => v <= 2, ' ms'),
+    target('7g', 'PostgreSQL `next` p50 below 4,950 blocked `[⏰]` tasks', '≤ 2 ms', p?.blockedAbove.blocked === 4_950 ? p.blockedAbove.p50Ms : null, (v) => v <= 2, ' ms'),
+    target('7h', 'PostgreSQL, 1 process: mdclaim-pg / graphile-worker', '≥ 1×', vs(1, 'graphile-worker'), (v) => v >= 1, '×'),
+    target('7i', 'PostgreSQL, 8 processes: mdclaim-pg / graphile-worker', '≥ 1×', vs(8, 'graphile-worker'), (v) => v >= 1, '×'),
   ];
 }
 
@@ -249,6 +278,48 @@ export function tables(r: Results): Table[] {
         row('the watchdog itself, once per runner', st.watchdogStartMs),
       ],
       right: [1, 2],
+    });
+  }
+  const pgr = r.postgres;
+  if (pgr) {
+    out.push({
+      title: `7. PostgreSQL claimers, one server, ${pgr.rounds} rounds, interleaved run by run (\`synchronous_commit=off\` for all)`,
+      head: ['processes', 'tasks', 'claims', 'claimer', 'claims/s (median)', 'IQR', 'p50 ms', 'p99 ms', 'drain checks'],
+      rows: pgr.points.flatMap((p) => Object.entries(p.claimers).map(([k2, v]) => [
+        String(p.procs), p.tasks.toLocaleString('en-US'), p.claims.toLocaleString('en-US'), k2, num(v.claimsPerSec.median),
+        `${num(v.claimsPerSec.q25)}–${num(v.claimsPerSec.q75)}`, num(v.p50Ms), num(v.p99Ms), `${v.checks.filter((x) => x.ok).length}/${v.checks.length} passed`,
+      ])),
+      right: [0, 1, 2, 4, 5, 6, 7],
+    });
+    out.push({
+      title: '7. Ratios of claims/s, run by run',
+      head: ['ratio', 'median', 'IQR', 'min–max'],
+      rows: [
+        ...pgr.points.flatMap((p) => p.ratios.map((x) => [`${x.a} / ${x.b}, ${p.procs} process${p.procs === 1 ? '' : 'es'}, ${p.tasks.toLocaleString('en-US')} tasks`, x.ratio] as const)),
+        [`mdclaim-pg, 1 process: ${pgr.bigOverSmall.tasks[0].toLocaleString('en-US')} tasks / ${pgr.bigOverSmall.tasks[1].toLocaleString('en-US')}`, pgr.bigOverSmall.ratio] as const,
+        [`mdclaim-pg, ${pgr.points[0]!.tasks.toLocaleString('en-US')} tasks: ${pgr.manyOverFew.procs[0]} processes / ${pgr.manyOverFew.procs[1]}`, pgr.manyOverFew.ratio] as const,
+      ].map(([what, x]) => [what, `${x.median.toFixed(2)}×`, `${x.q25.toFixed(2)}–${x.q75.toFixed(2)}`, `${x.min.toFixed(2)}–${x.max.toFixed(2)}`]),
+      right: [1, 2, 3],
+    });
+    const h = pgr.halfClaimed;
+    const b = pgr.blockedAbove;
+    out.push({
+      title: '7. The PostgreSQL board\'s `next` on two shapes of board, one process',
+      head: ['board', 'claims', 'p50 ms', 'p99 ms'],
+      rows: [
+        [`${h.tasks.toLocaleString('en-US')} tasks, every other one claimed by another (24h lease)`, String(h.claims), num(h.p50Ms), num(h.p99Ms)],
+        [`${b.blocked.toLocaleString('en-US')} \`[⏰]\` tasks waiting on a claimed one above the first open task`, String(b.claims), num(b.p50Ms), num(b.p99Ms)],
+      ],
+      right: [1, 2, 3],
+    });
+    out.push({
+      title: `7. Where a \`next\` spends its time on the server: EXPLAIN (ANALYZE, BUFFERS) of the board's own statement (median of ${pgr.explain[0]?.runs ?? 0} runs, each rolled back)`,
+      head: ['board', 'tasks', 'execution ms', 'planning ms', 'shared buffers hit+read', 'top node rows'],
+      rows: pgr.explain.map((x) => [
+        x.blocked > 0 ? `${x.blocked.toLocaleString('en-US')} \`[⏰]\` above the first open task` : 'first half claimed by another (24h lease)',
+        x.tasks.toLocaleString('en-US'), num(x.executionMs), num(x.planningMs), String(x.buffers), String(x.topRows),
+      ]),
+      right: [1, 2, 3, 4, 5],
     });
   }
   const t = targets(r);

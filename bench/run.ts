@@ -11,9 +11,10 @@ import { storageTable, tables, targets, toMarkdown, toText, type Results } from 
 import { uncontended } from './uncontended.js';
 import { progress, removeTempDirs } from './util.js';
 import { dropPgBoards, PG_URL, pgUnreachable } from './pg.js';
+import { postgres } from './postgres.js';
 import { writePaths } from './write.js';
 
-const CASES = ['uncontended', 'contended', 'scaling', 'cli', 'write', 'start'] as const;
+const CASES = ['uncontended', 'contended', 'scaling', 'cli', 'write', 'start', 'postgres'] as const;
 
 /** A bad command line: reported as one message and exit status 2, without a stack. */
 class UsageError extends Error {}
@@ -58,6 +59,7 @@ function config(quick: boolean) {
         cli: { pairs: 4, rssTasks: 10_000, rssRuns: 1, bigSizes: [10_000], bigPairs: 1 },
         write: { tasks: 50, rounds: 3, warmup: 1 },
         start: { pairs: 10, watchdogs: 2 },
+        postgres: { tasks: 200, procs: [1, 4], bigTasks: 1_000, bigClaims: 200, rounds: 1, halfTasks: 1_000, blocked: 200, shapeClaims: 20, explainTasks: [200, 1_000], explainRuns: 5 },
       }
     : {
         uncontended: { tasks: 50, rounds: 40, warmup: 3 },
@@ -67,6 +69,7 @@ function config(quick: boolean) {
         cli: { pairs: 40, rssTasks: 100_000, rssRuns: 3, bigSizes: [10_000, 100_000], bigPairs: 20 },
         write: { tasks: 50, rounds: 40, warmup: 3 },
         start: { pairs: 200, watchdogs: 20 },
+        postgres: { tasks: 1_000, procs: [1, 8, 32], bigTasks: 10_000, bigClaims: 1_000, rounds: 5, halfTasks: 20_000, blocked: 4_950, shapeClaims: 50, explainTasks: [1_000, 10_000, 100_000], explainRuns: 10 },
       };
 }
 
@@ -145,6 +148,10 @@ async function main(): Promise<number> {
         case 'start':
           results.start = await commandStart(cfg.start);
           break;
+        case 'postgres':
+          if (pg) results.postgres = await postgres(cfg.postgres);
+          else progress('postgres: left out, its server is unreachable');
+          break;
       }
       removeTempDirs();
     }
@@ -158,6 +165,11 @@ async function main(): Promise<number> {
     if (!run || run.allChecksPassed) continue;
     for (const [k, f] of Object.entries(run.claimers)) {
       for (const c of f!.checks) if (!c.ok) failures.push(`contended (${run.workers}) ${k}: ${c.problems.join('; ')}`);
+    }
+  }
+  for (const p of results.postgres?.points ?? []) {
+    for (const [k, f] of Object.entries(p.claimers)) {
+      for (const c of f.checks) if (!c.ok) failures.push(`postgres (${p.procs} processes, ${p.tasks} tasks) ${k}: ${c.problems.join('; ')}`);
     }
   }
   if (results.write && !results.write.pathsAsExpected) failures.push('write: in-place did not keep the file, or replace did not swap it');

@@ -3,15 +3,19 @@ import { createRequire } from 'node:module';
 import Database from 'better-sqlite3';
 import { openBoard } from 'mdclaim';
 import { floorClaim, lockfileClaim, sqliteClaim } from './claimers.js';
+import { skipLockedClaimer } from './skip-locked.js';
 import { clock, toUs } from './util.js';
 
 /** What the parent sends a contended-case worker. */
 export interface WorkerJob {
   /** mdclaim-koffi: mdclaim in a process where fs-ext cannot load (bench/no-fs-ext.cjs), so its flock comes through koffi. */
-  kind: 'mdclaim' | 'mdclaim-koffi' | 'sqlite' | 'lockfile' | 'floor' | 'postgres';
+  kind: 'mdclaim' | 'mdclaim-koffi' | 'sqlite' | 'lockfile' | 'floor' | 'postgres' | 'skip-locked' | 'graphile-worker';
+  /** The board's file or URL; for skip-locked and graphile-worker, the database's URL. */
   path: string;
   by: string;
   log: string;
+  /** Stop after this many claims (default: when the board runs dry). */
+  limit?: number;
 }
 
 /** What a worker sends back when its board is drained. */
@@ -25,6 +29,9 @@ export interface WorkerReport {
   /** SQLITE_BUSY errors that escaped busy_timeout and were retried. */
   busy: number;
 }
+
+/** What a worker holds open past its drain (a connection), closed before it leaves. */
+const closers: Array<() => Promise<void>> = [];
 
 function claimerFor(job: WorkerJob): () => Promise<string | null> | string | null {
   switch (job.kind) {
@@ -49,6 +56,13 @@ function claimerFor(job: WorkerJob): () => Promise<string | null> | string | nul
       const board = openBoard(job.path, { pool: 1 });
       return async () => (await board.next({ by: job.by }))?.text ?? null;
     }
+    case 'skip-locked': {
+      const c = skipLockedClaimer(job.path);
+      closers.push(c.close);
+      return () => c.claim(job.by);
+    }
+    case 'graphile-worker':
+      throw new Error('bench worker: graphile-worker runs its own loop');
   }
 }
 
@@ -62,16 +76,22 @@ function send(msg: unknown): Promise<void> {
   return new Promise((resolve, reject) => process.send!(msg, undefined, {}, (err) => (err ? reject(err) : resolve())));
 }
 
-// The job comes in argv, not a message, so it cannot arrive before this module has loaded.
-const job = JSON.parse(process.argv[2]!) as WorkerJob;
-const claim = claimerFor(job);
-process.once('message', async () => {
-  const lat: number[] = [];
+interface Drained {
+  got: string[];
+  latUs: number[];
+  start: bigint;
+  end: bigint;
+  busy: number;
+}
+
+/** Claim until the board runs dry (or `limit` claims), timing each claim. */
+async function pull(claim: ReturnType<typeof claimerFor>, limit: number | undefined): Promise<Drained> {
+  const latUs: number[] = [];
   const got: string[] = [];
   let busy = 0;
   const start = clock();
   let end = start;
-  for (;;) {
+  while (limit === undefined || got.length < limit) {
     const t0 = clock();
     let text: string | null;
     try {
@@ -87,15 +107,35 @@ process.once('message', async () => {
     }
     const t1 = clock();
     if (text === null) break;
-    lat.push(toUs(t1 - t0));
+    latUs.push(toUs(t1 - t0));
     got.push(text);
     end = t1;
   }
+  return { got, latUs, start, end, busy };
+}
+
+/** graphile-worker hands jobs to its task rather than being asked: a claim's latency is the time since the last task began (the first: since go). */
+async function pushed(url: string, limit: number | undefined): Promise<() => Promise<Drained>> {
+  const { graphileWorker } = await import('./graphile.js');
+  const worker = await graphileWorker(url, limit);
+  return async () => {
+    const d = await worker.go();
+    const latUs = d.stamps.map((t, i) => toUs(t - (i === 0 ? d.start : d.stamps[i - 1]!)));
+    return { got: d.got, latUs, start: d.start, end: d.stamps.at(-1) ?? d.start, busy: 0 };
+  };
+}
+
+// The job comes in argv, not a message, so it cannot arrive before this module has loaded.
+const job = JSON.parse(process.argv[2]!) as WorkerJob;
+const drain = job.kind === 'graphile-worker' ? await pushed(job.path, job.limit) : ((claim) => () => pull(claim, job.limit))(claimerFor(job));
+process.once('message', async () => {
+  const d = await drain();
   if (job.kind.startsWith('mdclaim')) assertProvider(job.kind === 'mdclaim-koffi' ? 'koffi' : 'fs-ext');
   // The log the parent checks against the board: one claimed task per line.
-  writeFileSync(job.log, got.map((t) => t + '\n').join(''));
-  const report: WorkerReport = { by: job.by, claims: got.length, start: String(start), end: String(end), latUs: lat, busy };
+  writeFileSync(job.log, d.got.map((t) => t + '\n').join(''));
+  const report: WorkerReport = { by: job.by, claims: d.got.length, start: String(d.start), end: String(d.end), latUs: d.latUs, busy: d.busy };
   await send(report);
+  for (const close of closers) await close();
   process.disconnect();
 });
 void send('ready');

@@ -6,7 +6,7 @@ import type { Task } from '../format/task.js';
 import { lockStructure } from './boards.js';
 import type { Conn } from './db.js';
 import { logged } from './history-sql.js';
-import type { DocRow } from './render.js';
+import { renderDocument, type DocRow } from './render.js';
 import { taskColumns, toTask, type TaskRow } from './rows.js';
 import { splitDocument, type Row } from './split.js';
 import { GAP, INSERT_ROWS, readDocument, rowsJson } from './transfer.js';
@@ -29,9 +29,9 @@ function placeholder(r: DocRow): Buffer {
 export async function addTask(c: Conn, board: number, text: string, section: string | undefined): Promise<Task> {
   await lockStructure(c, board);
   const { rows: old, tail } = await readDocument(c, board);
-  const parts: Buffer[] = [];
-  for (const r of old) parts.push(r.lead, placeholder(r), r.body);
-  const doc = Buffer.concat([...parts, tail]);
+  // With its lock lines, as export writes them: where a line goes can depend on them (a list item
+  // under a bare task line asks for a blank line before the next one). Split again, they leave the rows' bytes.
+  const doc = renderDocument(old, tail, placeholder);
   const change = addToDocument(doc.toString('latin1'), text, section);
   const next = splitDocument(applyEditsToBuffer(doc, change.edits).toString('latin1'));
   const k = indexOfLine(next.rows, resultOf(change).line);
@@ -59,6 +59,8 @@ export async function addTask(c: Conn, board: number, text: string, section: str
      SELECT uid FROM inserted`,
     [board, rowsJson([next.rows[k]!], [position])],
   );
+  // The lines below it moved down, and a [⏰] under it may no longer be ready: bring the kept state up to date.
+  await c.query('SELECT mdclaim.rebase($1)', [board]);
   // Read back in a statement of its own: the id and line rules see the new row only from then on.
   const [task] = await c.query<TaskRow>(`SELECT ${taskColumns('v')} FROM mdclaim.task_view v WHERE v.uid = $1`, [inserted!.uid]);
   return toTask(task!);
@@ -74,12 +76,13 @@ async function positionAt(c: Conn, board: number, old: readonly DocRow[], k: num
   return (before + after + GAP) / 2n;
 }
 
+/** The row whose marker is on `line` of the document, each row's lock lines counted under it. */
 function indexOfLine(rows: readonly Row[], line: number): number {
   let at = 1;
   for (let i = 0; i < rows.length; i++) {
     at += rows[i]!.leadBreaks;
     if (at === line) return i;
-    at += rows[i]!.bodyBreaks;
+    at += rows[i]!.bodyBreaks + rows[i]!.locks.length;
   }
   return -1;
 }

@@ -10,9 +10,9 @@ import { bytes } from '../format/bytes.js';
 import { FAILED_SEP, type Task } from '../format/task.js';
 import { addTask } from './add.js';
 import { createBoard, findBoard } from './boards.js';
-import { claimById, claimNext } from './claim.js';
+import { claimById, claimedBy, claimNext, claimNextAlone } from './claim.js';
 import { Db, type Conn } from './db.js';
-import { holderWrite, type HolderVerb } from './finish.js';
+import { holderMade, holderWrite, type HolderVerb } from './finish.js';
 import { historyOf } from './history.js';
 import { ensureSchema, migrate, type Migrated } from './migrate.js';
 import { PathRace } from './held.js';
@@ -42,10 +42,17 @@ export interface PgBoardOptions {
 const LIST = `SELECT ${locksColumn('t')}, ${taskColumns(
   't',
   't',
-  // mdclaim.line_of for every row in one pass: the breaks of the rows above and their lock lines.
+  // task_view.line for every row in one pass (the kept bases are the same sums): the breaks of the rows above and their lock lines.
   `1 + t.lead_breaks + coalesce(sum(t.lead_breaks + t.body_breaks + (SELECT count(*) FROM mdclaim.path_lock l WHERE l.task = t.uid))
     OVER (ORDER BY t.position ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::int`,
 )} FROM mdclaim.task_view t WHERE t.board = $1 ORDER BY t.position`;
+
+let requests = 0;
+
+/** A token no other claim request carries: this process, this instant, this request. */
+function requestToken(): string {
+  return `${process.pid}.${Date.now().toString(36)}.${(++requests).toString(36)}.${Math.random().toString(36).slice(2, 10)}`;
+}
 
 /**
  * A board in PostgreSQL: the same tasks, ids and rules as the file board,
@@ -87,10 +94,17 @@ export class PgBoard implements TaskBoard, PathLocking {
     const board = await this.board();
     const section = options.section === undefined ? {} : { section: checkSection(options.section) };
     const max = budget(options);
+    const a = { board, by, leaseMs, tags, ...section, ...max };
+    // Without a budget, the claim is one statement on its own, unless its task declares paths.
+    if (max.maxAttempts === undefined) {
+      const token = requestToken();
+      const alone = await this.db.with((c) => claimNextAlone(c, a, token), { made: async (c) => (await claimedBy(c, board, token)) ?? undefined });
+      if (alone !== 'deferred') return alone;
+    }
     // A budget parks the lapsed claims at it first, in the claim's transaction, so the claim takes the next task.
     return this.racing(() => this.db.with(async (c) => {
       if (max.maxAttempts !== undefined) await parkAtBudget(c, { board, maxAttempts: max.maxAttempts, via: 'next', tags, ...section });
-      return claimNext(c, { board, by, leaseMs, tags, ...section, ...max });
+      return claimNext(c, a);
     }, true));
   }
 
@@ -101,11 +115,19 @@ export class PgBoard implements TaskBoard, PathLocking {
     const board = await this.board();
     const full = await this.resolve(board, id);
     const max = budget(options);
+    const a = { board, id: full, by, leaseMs, ...max };
+    // Without a budget, the claim is one statement on its own, unless its task declares paths.
+    if (max.maxAttempts === undefined) {
+      const token = requestToken();
+      const alone = await this.db.with((c) => claimById(c, a, token), { made: async (c) => (await claimedBy(c, board, token)) ?? undefined });
+      if (alone !== 'deferred') return alone;
+    }
     return parkedIsConflict(await this.racing(() => this.db.with(async (c) => {
       const parked = max.maxAttempts === undefined ? [] : await parkAtBudget(c, { board, maxAttempts: max.maxAttempts, via: 'claim', id: full });
       // Parked, not taken: the board says so once the parking is written.
       if (parked[0]) return parkedView(parked[0]);
-      return claimById(c, { board, id: full, by, leaseMs, ...max });
+      // In a transaction, a task is never deferred.
+      return (await claimById(c, a)) as Task;
     }, true)));
   }
 
@@ -248,12 +270,17 @@ export class PgBoard implements TaskBoard, PathLocking {
     const board = await this.board();
     id = await this.resolve(board, id);
     const fence = claimedAt === undefined ? {} : { claimedAt };
-    // One transaction: a heartbeat may renew a lapsed claim, whose paths it checks under the board's path
-    // lock; and a write whose COMMIT lost its connection is known to have been made or not (see Db.with).
-    return this.db.with(async (c: Conn) => {
-      if (verb === 'heartbeat') await refuseRetaken(c, { board, id, by, ...fence });
-      return holderWrite(c, verb, { board, id, by, ...fence, ...(value === undefined ? {} : { value }), ...(suffix ? { suffix } : {}) });
-    }, true);
+    const args = { board, id, by, ...fence, ...(value === undefined ? {} : { value }), ...(suffix ? { suffix } : {}) };
+    // A heartbeat is a transaction: it may renew a lapsed claim, whose paths it checks under the board's path lock.
+    if (verb === 'heartbeat') {
+      return this.db.with(async (c: Conn) => {
+        await refuseRetaken(c, { board, id, by, ...fence });
+        return holderWrite(c, verb, args);
+      }, true);
+    }
+    // The others are one statement on its own (one round trip), found by its token if the connection is lost under it.
+    const token = requestToken();
+    return this.db.with((c) => holderWrite(c, verb, args, token), { made: (c) => holderMade(c, board, token) });
   }
 
   /** A unique start of an id, as the whole id (one query, only for a prefix). */

@@ -27,19 +27,31 @@ const SET_CLAIM = `status = 'claimed', by = $2, claimed_at = date_trunc('second'
 
 const CLAIM_EVENT = `CASE WHEN was <> 'claimed' THEN 'claimed' WHEN was_by = by THEN 'renewed' ELSE 'taken over' END`;
 
-/** `picked` names the one row to claim; `before` may define the CTEs it reads; `budget` is the parameter of the claimer's attempts budget. */
-function claimStatement(picked: string, via: string, budget: string, before = ''): string {
+/**
+ * `picked` names the one row to claim; `before` may define the CTEs it reads; `budget` is the
+ * parameter of the claimer's attempts budget, `token` the one of its request's token. With `alone`
+ * (a parameter), the statement runs by itself, in autocommit, and claims only a task that declares
+ * no paths: a task that does is returned as `deferred`, unclaimed, for a transaction to claim (the
+ * path check needs a statement after the claim's).
+ */
+function claimStatement(picked: string, via: string, budget: string, token: string, alone = 'false', before = ''): string {
   return `WITH ${before}picked AS MATERIALIZED (${picked}),
+  deferred AS (SELECT ${alone}::boolean AND EXISTS (SELECT 1 FROM picked p JOIN mdclaim.task d ON d.uid = p.uid
+    -- Paths kept on the row, or a declaration in its text that may not normalise (the line is then refused, and
+    -- only a transaction can give the claim back): the pattern mdclaim's declaration parser starts from.
+    WHERE cardinality(d.writes) + cardinality(d.reads) > 0 OR d.text ~ '\\{[ \\t]*(writes|reads)[ \\t]*:') AS deferred),
   -- A new claim starts without locks: a lapsed holder's, or lock lines an open task was imported with.
   -- Only a renewal of one's own live claim keeps them (as the file board does).
-  dropped AS (DELETE FROM mdclaim.path_lock l USING picked WHERE l.task = picked.uid AND NOT ${RENEWAL('picked')}),
+  dropped AS (DELETE FROM mdclaim.path_lock l USING picked, deferred WHERE l.task = picked.uid AND NOT ${RENEWAL('picked')} AND NOT deferred.deferred),
   claimed AS (
-    UPDATE mdclaim.task t SET ${SET_CLAIM.replaceAll('$B', budget)} FROM picked WHERE t.uid = picked.uid
+    UPDATE mdclaim.task t SET ${SET_CLAIM.replaceAll('$B', budget)}, token = ${token}::text FROM picked, deferred
+    WHERE t.uid = picked.uid AND NOT deferred.deferred
     RETURNING t.*, picked.was, picked.was_by, picked.was_lapsed
   ),
   ${logged({ from: 'claimed', event: CLAIM_EVENT, by: 'by', priorBy: `CASE WHEN was = 'claimed' AND was_by IS DISTINCT FROM by THEN was_by END`, claimedAt: 'claimed_at', leaseMs: 'lease_ms', via })}
-  SELECT ${taskColumns('claimed', 'v')}, CASE WHEN ${RENEWAL('claimed')} THEN ${locksValue('claimed')} END AS locks
-  FROM claimed JOIN mdclaim.task_view v ON v.uid = claimed.uid`;
+  -- One row: the claimed task's columns (NULL when none was claimed) and whether the pick was deferred.
+  SELECT ${taskColumns('claimed', 'v')}, CASE WHEN ${RENEWAL('claimed')} THEN ${locksValue('claimed')} END AS locks, deferred.deferred
+  FROM deferred LEFT JOIN (claimed JOIN mdclaim.task_view v ON v.uid = claimed.uid) ON true`;
 }
 
 /** The picked row was its claimant's own live claim: only the claim-by-id statement picks one (see CLAIM). */
@@ -52,13 +64,16 @@ const RENEWAL = (t: string) => `(${t}.was = 'claimed' AND NOT coalesce(${t}.was_
 // claimers never queue behind each other. (When both candidates exist, the
 // one not taken stays locked until this statement commits.)
 const FILTER = `v.board = $1 AND v.tags @> $4::text[] AND ($5::text IS NULL OR v.section = $5 OR v.worktree = $5)`;
+const NEXT_ARGS = 8;
 const NEXT = claimStatement(
   `SELECT uid, was, was_by, was_lapsed FROM (SELECT * FROM waiting UNION ALL SELECT * FROM lapsing) first ORDER BY position LIMIT 1`,
   'next',
   '$6',
+  '$7',
+  '$8',
   `waiting AS MATERIALIZED (
      SELECT v.uid, v.position, v.status AS was, v.by AS was_by, v.lapsed AS was_lapsed FROM mdclaim.task_view v
-     WHERE ${FILTER} AND v.status IN ('open', 'blocked') AND v.claimable
+     WHERE ${FILTER} AND (v.status = 'open' OR (v.status = 'blocked' AND v.ready)) AND v.claimable
      ORDER BY v.position LIMIT 1 FOR UPDATE OF v SKIP LOCKED),
    lapsing AS MATERIALIZED (
      SELECT v.uid, v.position, v.status AS was, v.by AS was_by, v.lapsed AS was_lapsed FROM mdclaim.task_view v
@@ -81,6 +96,8 @@ const CLAIM = claimStatement(
    FOR UPDATE OF v`,
   'claim',
   '$5',
+  '$6',
+  '$7',
 );
 
 export interface PgNext {
@@ -92,20 +109,53 @@ export interface PgNext {
   maxAttempts?: number;
 }
 
-/** Call inside a transaction; PathRace means roll back and try again. */
-export async function claimNext(c: Conn, a: PgNext): Promise<Task | null> {
-  const rows = await c.query<TaskRow>(NEXT, [a.board, a.by, a.leaseMs, a.tags, a.section ?? null, a.maxAttempts ?? null]);
-  if (!rows[0]) return null;
-  await pathsStillFree(c, a.board, rows[0]);
-  return toTask(rows[0]);
+function nextParams(a: PgNext, token: string | null, alone: boolean): unknown[] {
+  const params = [a.board, a.by, a.leaseMs, a.tags, a.section ?? null, a.maxAttempts ?? null, token, alone];
+  if (params.length !== NEXT_ARGS) throw new Error('next: parameters out of step with the statement');
+  return params;
 }
 
 /** Call inside a transaction; PathRace means roll back and try again. */
-export async function claimById(c: Conn, a: { board: number; id: string; by: string; leaseMs: number; maxAttempts?: number }): Promise<Task> {
-  const rows = await c.query<TaskRow>(CLAIM, [a.board, a.by, a.leaseMs, a.id, a.maxAttempts ?? null]);
-  if (rows[0]) {
-    await pathsStillFree(c, a.board, rows[0]);
-    return toTask(rows[0]);
+export async function claimNext(c: Conn, a: PgNext): Promise<Task | null> {
+  const [row] = await c.query<TaskRow>(NEXT, nextParams(a, null, false));
+  if (row?.uid == null) return null;
+  await pathsStillFree(c, a.board, row);
+  return toTask(row);
+}
+
+/**
+ * next as one statement on its own, in autocommit (one round trip): the claim, when the first
+ * claimable task declares no paths; 'deferred' when it does (claim it with claimNext, in a
+ * transaction). `token` marks the claim, so that claimedBy finds it if the connection is lost.
+ */
+export async function claimNextAlone(c: Conn, a: PgNext, token: string): Promise<Task | null | 'deferred'> {
+  const [row] = await c.query<TaskRow & { deferred: boolean }>(NEXT, nextParams(a, token, true));
+  if (row!.deferred) return 'deferred';
+  return row!.uid == null ? null : toTask(row!);
+}
+
+/** The claim request `token` made, if it was made: asked once the session that ran it can no longer commit. */
+export async function claimedBy(c: Conn, board: number, token: string): Promise<Task | null> {
+  const [row] = await c.query<TaskRow>(
+    `SELECT ${taskColumns('v')} FROM mdclaim.task_view v WHERE v.board = $1 AND v.status = 'claimed' AND v.token = $2`,
+    [board, token],
+  );
+  return row ? toTask(row) : null;
+}
+
+/** Call inside a transaction; PathRace means roll back and try again. */
+/**
+ * With a `token`, the claim runs alone, in autocommit (as claimNextAlone): 'deferred' when its task
+ * declares paths, to be claimed again in a transaction.
+ */
+export async function claimById(
+  c: Conn, a: { board: number; id: string; by: string; leaseMs: number; maxAttempts?: number }, token: string | null = null,
+): Promise<Task | 'deferred'> {
+  const [row] = await c.query<TaskRow & { deferred: boolean }>(CLAIM, [a.board, a.by, a.leaseMs, a.id, a.maxAttempts ?? null, token, token !== null]);
+  if (row!.deferred) return 'deferred';
+  if (row!.uid != null) {
+    if (token === null) await pathsStillFree(c, a.board, row!);
+    return toTask(row!);
   }
   // Nothing claimed: say why, from the rows as they are now.
   const found = await c.query<TaskRow>(

@@ -44,6 +44,20 @@ const LOST = new Set(['57P01', '57P02', '57P03', '08000', '08003', '08006', 'ECO
 const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'ENOENT', 'EACCES']);
 const CONNECT_SQLSTATES = new Set(['28P01', '28000', '3D000', '53300', '57P03', '08001', '08006']);
 
+// Every statement with parameters is a named prepared statement, parsed and planned once per
+// connection: mdclaim's statements are a fixed set of texts, so the names are too. The plan is the
+// generic one from the first use on (planning a claim cost more than running it), and JIT is off
+// (past its cost threshold, a big board's claim compiled itself on every call).
+const SESSION = '-c plan_cache_mode=force_generic_plan -c jit=off';
+const names = new Map<string, string>();
+
+function statement(text: string, values: unknown[] | undefined): import('pg').QueryConfig {
+  if (values === undefined) return { text };
+  let name = names.get(text);
+  if (name === undefined) names.set(text, (name = `mdclaim_${names.size + 1}`));
+  return { name, text, values };
+}
+
 /**
  * A lazily made pool: `pg` is imported on the first operation, so a file
  * board (and the CLI on one) never loads it.
@@ -58,9 +72,15 @@ export class Db {
    * (ROLLBACK on a throw). Work outside a transaction must only read. A
    * connection lost before COMMIT (pg_terminate_backend, a restart) committed
    * nothing, so the work runs again on a new one; lost during COMMIT, the
-   * server says whether the transaction committed (txid_status).
+   * server says whether the transaction committed (txid_status). `transaction`
+   * may instead be an Alone: one writing statement in autocommit, asked about
+   * through its `made` when the connection is lost under it.
    */
-  async with<T>(work: (c: Conn) => Promise<T>, transaction = false): Promise<T> {
+  async with<T>(work: (c: Conn) => Promise<T>, transaction: boolean | Alone<T> = false): Promise<T> {
+    const alone = typeof transaction === 'object' ? transaction : undefined;
+    if (alone) transaction = false;
+    // The server process of a session lost under a write run alone: what it did is known once it runs no statement.
+    let lostPid: number | undefined;
     // When a connection was first lost under this operation: it is tried again until the connect timeout from then.
     let lostAt: number | undefined;
     const again = () => Date.now() - lostAt! < this.opts.connectTimeoutMs;
@@ -82,7 +102,13 @@ export class Db {
       let done: { out: T } | undefined;
       let lost: unknown;
       try {
-        const conn: Conn = { query: async (sql, params) => (await client.query(sql, params as unknown[])).rows };
+        const conn: Conn = { query: async (sql, params) => (await client.query(statement(sql, params))).rows };
+        if (alone && lostPid !== undefined) {
+          await this.settle(conn, lostPid);
+          lostPid = undefined;
+          const made = await alone.made(conn);
+          if (made !== undefined) return made;
+        }
         if (!transaction) return await work(conn);
         await client.query('BEGIN');
         let out: T;
@@ -103,6 +129,7 @@ export class Db {
         if (err instanceof MdclaimError || err instanceof RolledBack) throw err;
         broken = true;
         if (!isLost(err)) throw this.error(err, false);
+        if (alone) lostPid ??= (client as unknown as { processID: number | null }).processID ?? undefined;
         lostAt ??= Date.now();
         if (!again()) throw this.error(err, false);
         lost = err;
@@ -112,6 +139,15 @@ export class Db {
       // Lost during COMMIT: a transaction that wrote nothing stands; else the server is asked, on
       // another connection (the pool may hold only one, now given back).
       if (done !== undefined && (xid === undefined || (await this.outcome(xid, lost)) === 'committed')) return done.out;
+    }
+  }
+
+  /** Wait until server process `pid` runs no statement (or is gone): a write it ran alone is then committed or undone. */
+  private async settle(c: Conn, pid: number): Promise<void> {
+    const deadline = Date.now() + this.opts.lockTimeoutMs + Math.max(this.opts.connectTimeoutMs, 1000);
+    while ((await c.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = 'active'`, [pid])).length > 0) {
+      if (Date.now() > deadline) throw new MdclaimError('IO', `lost the connection to ${this.target.display} during a write, and its session is still running it`);
+      await new Promise((r) => setTimeout(r, 20));
     }
   }
 
@@ -179,18 +215,17 @@ export class Db {
   }
 
   /**
-   * What every connection of this board is opened with: the lock timeout as
-   * a startup parameter (PostgreSQL's 0 would mean never, so at least 1 ms),
-   * and for a durable board `-c synchronous_commit=on` after the URL's own
-   * `options`, where the later setting wins.
+   * What every connection of this board is opened with: SESSION, then the
+   * URL's own `options` (a later setting wins, so the URL may undo SESSION's),
+   * and last, for a durable board, `-c synchronous_commit=on`; and the lock
+   * timeout as a startup parameter (PostgreSQL's 0 would mean never, so at
+   * least 1 ms).
    */
   private config(): import('pg').ClientConfig {
-    let connectionString = this.target.connectionString;
-    if (this.opts.durable) {
-      const url = new URL(connectionString);
-      url.searchParams.set('options', `${url.searchParams.get('options') ?? ''} -c synchronous_commit=on`.trim());
-      connectionString = url.toString();
-    }
+    const url = new URL(this.target.connectionString);
+    const options = [SESSION, url.searchParams.get('options') ?? '', this.opts.durable ? '-c synchronous_commit=on' : ''];
+    url.searchParams.set('options', options.filter(Boolean).join(' '));
+    const connectionString = url.toString();
     // Both are 32-bit counts of ms (the server's setting, the client's timer): a longer duration is capped, not wrapped.
     return { connectionString, connectionTimeoutMillis: capped(this.opts.connectTimeoutMs), lock_timeout: capped(Math.max(1, this.opts.lockTimeoutMs)) };
   }
@@ -243,6 +278,15 @@ let pgModule: typeof import('pg') | null = null;
 async function loadPg(): Promise<typeof import('pg')> {
   pgModule ??= require('pg') as typeof import('pg');
   return pgModule;
+}
+
+/**
+ * A write that is one statement, run alone in autocommit (one round trip, no transaction around it).
+ * `made` says what it made, if it took effect: asked when a connection was lost under it, once the
+ * lost session runs no statement, before it runs again.
+ */
+export interface Alone<T> {
+  made(c: Conn): Promise<T | undefined>;
 }
 
 /** Thrown by a transaction's work to roll it back and tell its caller why, untouched (the caller decides what it means). */

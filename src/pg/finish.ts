@@ -32,6 +32,9 @@ const SET: Record<HolderVerb, string> = {
     (body, tries_len, attempts) = (SELECT * FROM mdclaim.set_tries(t.body, t.text_end, t.tries_len, 'open', coalesce(t.attempts, 1), ${NOT_BEFORE}))`,
 };
 
+// The parameter that carries the request's token (NULL in a transaction): after the verb's own.
+const TOKEN: Record<HolderVerb, string> = { heartbeat: '$5', release: '$5', done: '$6', retry: '$6', fail: '$7' };
+
 const EVENT: Record<HolderVerb, string> = { heartbeat: `'renewed'`, done: `'done'`, fail: `'failed'`, release: `'released'`, retry: `'retried'` };
 
 // A holder operation reaches the caller's own task among duplicates, and by a
@@ -46,7 +49,7 @@ function statement(verb: HolderVerb): string {
     SELECT t.uid FROM mdclaim.task t WHERE ${HOLDS} ORDER BY t.position LIMIT 1 FOR UPDATE OF t
   ),
   changed AS (
-    UPDATE mdclaim.task t SET ${SET[verb]} FROM target WHERE t.uid = target.uid RETURNING t.*
+    UPDATE mdclaim.task t SET ${SET[verb]}, token = ${TOKEN[verb]}::text FROM target WHERE t.uid = target.uid RETURNING t.*
   ),
   -- The claim's locks leave with it, in the same statement.
   ${verb === 'heartbeat' ? '' : 'unlocked AS (DELETE FROM mdclaim.path_lock l USING target WHERE l.task = target.uid),'}
@@ -75,13 +78,25 @@ export interface HolderArgs {
   suffix?: Buffer;
 }
 
-export async function holderWrite(c: Conn, verb: HolderVerb, a: HolderArgs): Promise<Task> {
+/**
+ * The holder's write, one statement. Run alone (in autocommit), `token` marks the row it writes,
+ * so that holderMade finds the write if the connection is lost before its answer comes.
+ */
+export async function holderWrite(c: Conn, verb: HolderVerb, a: HolderArgs, token: string | null = null): Promise<Task> {
   const params: unknown[] = [a.board, a.id, a.by, a.claimedAt ?? null];
   if (verb === 'done' || verb === 'fail' || verb === 'retry') params.push(a.value ?? null);
   if (verb === 'fail') params.push(a.suffix ?? Buffer.alloc(0));
+  params.push(token);
+  if (`$${params.length}` !== TOKEN[verb]) throw new Error(`${verb}: parameters out of step with the statement`);
   const rows = await c.query<TaskRow>(STATEMENTS[verb], params);
   if (rows[0]) return toTask(rows[0]);
   throw await whyNot(c, a);
+}
+
+/** The row the holder write with `token` wrote, if it was made: asked once the session that ran it can no longer commit. */
+export async function holderMade(c: Conn, board: number, token: string): Promise<Task | undefined> {
+  const [row] = await c.query<TaskRow>(`SELECT ${taskColumns('v')} FROM mdclaim.task_view v WHERE v.board = $1 AND v.token = $2`, [board, token]);
+  return row ? toTask(row) : undefined;
 }
 
 /** Zero rows changed: NOT_FOUND, a key that names several of the caller's tasks, or CONFLICT naming whoever holds the task now. */

@@ -37,11 +37,11 @@ export function markerBytes(r: DocRow): Buffer {
   return Buffer.from(bytes(m), 'latin1');
 }
 
-/** The whole document: every row's lead, marker and body in order, then the tail. */
-export function renderDocument(rows: readonly DocRow[], tail: Buffer): Buffer {
+/** The whole document: every row's lead, marker (as `marker` gives it) and body in order, with its lock lines, then the tail. */
+export function renderDocument(rows: readonly DocRow[], tail: Buffer, marker: (r: DocRow) => Buffer = markerBytes): Buffer {
   const parts: Buffer[] = [];
   for (const r of rows) {
-    parts.push(r.lead, markerBytes(r), r.body);
+    parts.push(r.lead, marker(r), r.body);
     if (r.locks) parts.push(lockLines(r));
   }
   parts.push(tail);

@@ -36,10 +36,11 @@ export function isoSecond(expr: string): string {
 }
 
 /**
- * The columns a Task is built from: row `t` as it is now, its id from `v`
- * (a task_view row of the same task; the id never changes with a write).
+ * The columns a Task is built from: row `t` as it is now, its id and line
+ * from `v` (a task_view row of the same task; no write to a task's own row
+ * changes either).
  */
-export function taskColumns(t: string, v = t, line = `mdclaim.line_of(${t}.board, ${t}.position, ${t}.lead_breaks)`): string {
+export function taskColumns(t: string, v = t, line = `${v}.line`): string {
   return `${t}.uid, ${v}.id, ${t}.text, ${line} AS line, ${t}.status, ${t}.by,
     ${isoSecond(`${t}.claimed_at`)} AS claimed_at, ${isoSecond(`${t}.expires_at`)} AS expires_at,
     ${t}.lease_ms, ${t}.commit, ${t}.reason, ${t}.section, ${t}.tags, ${t}.marker, ${t}.body, ${t}.text_end, ${t}.writes, ${t}.reads,

@@ -112,6 +112,8 @@ export async function importDocument(
     );
   }
   await c.query('UPDATE mdclaim.board SET tail = $2 WHERE id = $1', [board, tail]);
+  // Every row's line and [⏰] readiness, kept from here on by the writers that change them.
+  await c.query('SELECT mdclaim.rebase($1)', [board]);
   return { board, tasks: rows.length, replaced: existing };
 }
 
