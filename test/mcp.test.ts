@@ -11,7 +11,7 @@ import { connect, until } from './helpers/mcp.js';
 
 // mdclaim mcp through the SDK's own client over real stdio, on every kind of board.
 
-const TOOLS = ['next', 'claim', 'heartbeat', 'done', 'fail', 'release', 'list', 'add', 'paths_check', 'paths_lock', 'paths_unlock'];
+const TOOLS = ['next', 'claim', 'heartbeat', 'done', 'fail', 'release', 'retry', 'list', 'add', 'paths_check', 'paths_lock', 'paths_unlock'];
 
 const board = (n: number) => `# Work\n\n${Array.from({ length: n }, (_, i) => `- [ ] T-${i + 1} task ${i + 1}\n`).join('')}`;
 
@@ -29,8 +29,9 @@ describe('mdclaim mcp', () => {
     }
     const schema = (name: string) => tools.find((t) => t.name === name)!.inputSchema;
     expect(schema('next').properties).toHaveProperty('tags', expect.objectContaining({ type: 'array' }));
-    expect(Object.keys(schema('next').properties!)).toEqual(['tags', 'section', 'lease']);
+    expect(Object.keys(schema('next').properties!)).toEqual(['tags', 'section', 'lease', 'max_attempts']);
     expect(schema('claim').required).toEqual(['id']);
+    expect(schema('retry').required).toEqual(['id', 'delay']);
     expect(Object.keys(schema('paths_unlock').properties!)).toEqual(['id', 'paths']);
     expect(Object.keys(schema('list').properties!)).toEqual(['status', 'tag', 'section']);
     expect(schema('add').required).toEqual(['text']);
@@ -57,6 +58,30 @@ describe('mdclaim mcp', () => {
     const empty = await s.call('next');
     expect(empty).toEqual({ isError: false, text: '{"task":null}', doc: { task: null } });
     expect((await s.call('list', { status: 'claimed' })).doc).toMatchObject({ tasks: [{ id: 'T-1', by: 'a' }] });
+  });
+});
+
+describe.each(kinds)('mdclaim mcp: retries, on the $name board', (kind) => {
+  it('gives a task back for a retry that no session may claim before its delay, its attempt counted', async () => {
+    const b = await kind.make(board(1));
+    const s = await connect(b.location, ['--by', 'agent-r']);
+    expect((await s.call('next')).doc).toMatchObject({ task: { id: 'T-1', by: 'agent-r' } });
+    const back = await s.call('retry', { id: 'T-1', delay: '1h' });
+    expect(back.isError, back.text).toBe(false);
+    expect(back.doc).toMatchObject({ task: { id: 'T-1', status: 'open', attempts: 1, notBefore: expect.stringMatching(/Z$/) } });
+    // Waiting for its time: nothing to claim, and a claim by id is refused saying when.
+    expect((await s.call('next')).doc).toEqual({ task: null });
+    expect(await s.call('claim', { id: 'T-1' })).toMatchObject({ isError: true, text: expect.stringMatching(/^error\[CONFLICT\]: .*not before/) });
+    expect(await s.call('retry', { id: 'T-1' })).toMatchObject({ isError: true, text: 'error[USAGE]: delay is required' });
+  });
+
+  it('parks a lapsed claim at the budget max_attempts names, instead of taking it over', async () => {
+    const lapsed = new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const b = await kind.make(`# Work\n\n- [🟡, gone, ${lapsed}, 5m] T-1 task 1 // Attempts: 2\n- [ ] T-2 task 2\n`);
+    const s = await connect(b.location, ['--by', 'agent-m']);
+    expect(await s.call('next', { max_attempts: 0 })).toMatchObject({ isError: true, text: expect.stringMatching(/^error\[USAGE\]: max_attempts must be a whole number/) });
+    expect((await s.call('next', { max_attempts: 2 })).doc).toMatchObject({ task: { id: 'T-2', by: 'agent-m' } });
+    expect((await s.call('list', { status: 'failed' })).doc).toMatchObject({ tasks: [{ id: 'T-1', reason: 'abandoned after 2 attempts; last held by gone' }] });
   });
 });
 

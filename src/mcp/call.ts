@@ -1,3 +1,4 @@
+import { checkMaxAttempts } from '../board/checks.js';
 import { selectTasks } from '../board/select.js';
 import type { TaskBoard } from '../board/types.js';
 import { errorReport, usage } from '../errors.js';
@@ -34,9 +35,13 @@ function answer(doc: Record<string, unknown>): ToolResult {
 async function dispatch(s: Session, board: TaskBoard, name: string, a: Args): Promise<Record<string, unknown>> {
   switch (name) {
     case 'next':
-      return { task: await s.next({ ...opt(a, 'tags', list(a, 'tags')), ...opt(a, 'section', str(a, 'section')), ...opt(a, 'lease', str(a, 'lease')) }) };
+      return {
+        task: await s.next({
+          ...opt(a, 'tags', list(a, 'tags')), ...opt(a, 'section', str(a, 'section')), ...opt(a, 'lease', str(a, 'lease')), ...budgetOf(a),
+        }),
+      };
     case 'claim':
-      return { task: await s.claim(id(a), str(a, 'lease')) };
+      return { task: await s.claim(id(a), str(a, 'lease'), budgetOf(a).maxAttempts) };
     case 'heartbeat':
       return { task: await s.heartbeat(id(a)) };
     case 'done':
@@ -45,6 +50,8 @@ async function dispatch(s: Session, board: TaskBoard, name: string, a: Args): Pr
       return { task: await s.fail(id(a), str(a, 'reason')) };
     case 'release':
       return { task: await s.release(id(a)) };
+    case 'retry':
+      return { task: await s.retry(id(a), required(a, 'delay')) };
     case 'list': {
       const filter = { ...opt(a, 'status', str(a, 'status')), ...opt(a, 'section', str(a, 'section')), tags: a['tag'] === undefined ? [] : [str(a, 'tag')!] };
       selectTasks([], filter);
@@ -88,6 +95,11 @@ function required(a: Args, key: string): string {
 }
 
 const id = (a: Args): string => required(a, 'id');
+
+/** The attempts budget (`max_attempts`), checked as the board checks it. */
+function budgetOf(a: Args): { maxAttempts?: number } {
+  return a['max_attempts'] === undefined ? {} : { maxAttempts: checkMaxAttempts(a['max_attempts'], 'max_attempts') };
+}
 
 function list(a: Args, key: string): string[] | undefined {
   const v = a[key];

@@ -56,10 +56,10 @@ export class Session {
     return t;
   }
 
-  claim(id: string, lease?: string): Promise<Task> {
+  claim(id: string, lease?: string, maxAttempts?: number): Promise<Task> {
     const { value, ms } = this.leaseFor(lease);
     return this.serial(id, async () => {
-      const t = await this.board.claim(id, { by: this.by, ...(value === undefined ? {} : { lease: value }) });
+      const t = await this.board.claim(id, { by: this.by, ...(value === undefined ? {} : { lease: value }), ...(maxAttempts === undefined ? {} : { maxAttempts }) });
       await this.held.get(id)?.beat.stop();
       this.hold(t, ms);
       return t;
@@ -80,6 +80,10 @@ export class Session {
 
   release(id: string): Promise<Task> {
     return this.write(id, false, (f) => this.board.release(id, f));
+  }
+
+  retry(id: string, delay: string): Promise<Task> {
+    return this.write(id, false, (f) => this.board.retry(id, { ...f, delay }));
   }
 
   lockPaths(id: string, paths: { writes?: string[]; reads?: string[] }): Promise<Task> {

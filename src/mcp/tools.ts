@@ -19,6 +19,11 @@ const paths = (what: string): Schema => ({
   items: { type: 'string' },
   description: `Paths ${what}, relative to the board's directory; a directory ends in "/" (for example ["src/api/", "package.json"]).`,
 });
+const maxAttempts: Schema = {
+  type: 'integer',
+  minimum: 1,
+  description: 'An attempts budget: a lapsed claim whose task has been claimed this many times is parked as failed ("abandoned after N attempts") instead of taken over, so a task that kills whoever works on it stops coming back.',
+};
 const section: Schema = { type: 'string', description: 'A section of the board: the text of a heading, or an ADW worktree name.' };
 
 const ERRORS = 'A refusal comes back as an error whose text is one line "error[CODE]: message": CONFLICT (held by someone else, named; or no longer yours), NOT_FOUND (no such task), USAGE (a bad argument).';
@@ -31,9 +36,9 @@ export const TOOLS: readonly ToolSpec[] = [
   tool(
     'next',
     'Claim the first task you may work on now (open, not blocked by unfinished tasks above it, no path of it held by another live claim), in board order. Call it when you need work. Returns {"task": {...}} with the task you now hold, or {"task": null} when nothing is claimable (not an error: there is no work for you right now). The claim stays yours while this session is connected; finish it with done, fail or release.',
-    { tags: { type: 'array', items: { type: 'string' }, description: 'Only tasks that carry every one of these tags (for example ["backend"]).' }, section, lease },
+    { tags: { type: 'array', items: { type: 'string' }, description: 'Only tasks that carry every one of these tags (for example ["backend"]).' }, section, lease, max_attempts: maxAttempts },
   ),
-  tool('claim', `Claim one task by its id, when you were told which task to do. Returns {"task": {...}}. ${ERRORS}`, { id, lease }, ['id']),
+  tool('claim', `Claim one task by its id, when you were told which task to do. Returns {"task": {...}}. ${ERRORS}`, { id, lease, max_attempts: maxAttempts }, ['id']),
   tool(
     'heartbeat',
     `Renew a claim you hold. You rarely need it: the server renews every claim of this session on its own while you are connected. Call it to check that a task is still yours. ${ERRORS}`,
@@ -53,6 +58,12 @@ export const TOOLS: readonly ToolSpec[] = [
     ['id'],
   ),
   tool('release', `Give a task you hold back, open for anyone, when you stop working on it without finishing it. ${ERRORS}`, { id }, ['id']),
+  tool(
+    'retry',
+    `Give a task you hold back for a later try, when it failed for a reason that may pass (a flaky test, a service down): it is open again, its attempt is counted on its line, and no one (you included) may claim it before the delay is over. Returns {"task": {...}} with its attempts and notBefore. ${ERRORS}`,
+    { id, delay: { type: 'string', description: 'How long the task waits before anyone may claim it again, for example "10m" (rounded up to the second).' } },
+    ['id', 'delay'],
+  ),
   tool(
     'list',
     'List the board\'s tasks with their status (open, blocked, claimed, done, failed), holder and claim time. Returns {"tasks": [...]}, in board order; filters narrow it. Reading only: it claims nothing.',
@@ -92,7 +103,7 @@ export function instructions(by: string, location: string): string {
   return [
     `mdclaim: race-safe task claims on the shared board ${location}. Several agents work from it at once; a task you claim is yours alone until you finish it.`,
     `This session claims as "${by}". Your claims stay live while you are connected (the server renews them) and are given back when you disconnect.`,
-    'Loop: next -> do the work -> done (or fail with a reason, or release to give it back). {"task": null} from next means there is nothing to do now.',
+    'Loop: next -> do the work -> done (or fail with a reason, release to give it back, or retry with a delay to try again later). {"task": null} from next means there is nothing to do now.',
     'Before editing files another agent might touch, call paths_check (or paths_lock for the task you hold). An error "error[CONFLICT]: ..." names who holds what; leave it to them.',
   ].join('\n');
 }
