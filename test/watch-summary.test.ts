@@ -123,6 +123,14 @@ describe('diffEvents', () => {
     expect(diffEvents(before, change('[🟡, alice, 2026-12-01T09:50:00Z]', '[ ]'), NOW)[0]).toMatchObject({ event: 'released', from: 'alice' });
   });
 
+  it('calls a claim given back with a not-before time retried, with its time, lapsed or not', () => {
+    const retried = change('[🟡, alice, 2026-12-01T09:50:00Z] Fix the login {writes: src/auth/}', '[ ] Fix the login {writes: src/auth/} // Attempts: 1, not before 2026-12-01T10:05:00Z');
+    expect(diffEvents(before, retried, NOW)[0]).toEqual({
+      at: NOW, id: expect.any(String), event: 'retried', from: 'alice', notBefore: '2026-12-01T10:05:00Z', text: 'Fix the login {writes: src/auth/}',
+    });
+    expect(diffEvents(before, change('[🟡, bob, 2026-12-01T09:59:00Z, 30s] Quick fix', '[ ] Quick fix // Attempts: 2, not before 2026-12-01T10:01:00Z'), NOW)).toMatchObject([{ event: 'retried', from: 'bob' }]);
+  });
+
   it('sees no event in a renewal by the same holder, nor in an unchanged board', () => {
     expect(diffEvents(before, change('[🟡, alice, 2026-12-01T09:50:00Z]', '[🟡, alice, 2026-12-01T09:59:59Z]'), NOW)).toEqual([]);
     expect(diffEvents(before, tasks(BOARD), NOW)).toEqual([]);

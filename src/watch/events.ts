@@ -7,21 +7,24 @@ import type { Task } from '../format/task.js';
 export interface WatchEvent {
   /** When the change was seen (epoch ms). */
   at: number;
-  event: 'added' | 'claimed' | 'taken over' | 'done' | 'failed' | 'released' | 'reaped';
+  event: 'added' | 'claimed' | 'taken over' | 'done' | 'failed' | 'released' | 'retried' | 'reaped';
   id: string;
   text: string;
   by?: string;
-  /** Who held it before (taken over, reaped, released). */
+  /** Who held it before (taken over, reaped, released, retried). */
   from?: string;
+  /** A retry's wait: no claim before this instant (retried). */
+  notBefore?: string;
   reason?: string;
   commit?: string;
 }
 
 /**
  * The events that turn `before` into `after`, seen at `nowMs`, in board
- * order. A claim that went back to open was reaped when it had lapsed by
- * then, else released (a holder may release a lapsed claim too: the
- * difference cannot tell). A renewal by the same holder is no event.
+ * order. A claim that went back to open with a new not-before time was given
+ * back for a retry; else it was reaped when it had lapsed by then, else
+ * released (a holder may release a lapsed claim too: the difference cannot
+ * tell). A renewal by the same holder is no event.
  */
 export function diffEvents(before: readonly Task[], after: readonly Task[], nowMs: number): WatchEvent[] {
   const old = new Map<string, Task>();
@@ -54,6 +57,7 @@ function change(was: Task | undefined, now: Task, nowMs: number): Change | null 
       return { event: 'failed', ...by(now.by ?? was.by), ...(now.reason === undefined ? {} : { reason: now.reason }) };
     default:
       if (was.status !== 'claimed') return null;
+      if (now.notBefore !== undefined && now.notBefore !== was.notBefore) return { event: 'retried', ...from(was.by), notBefore: now.notBefore };
       return { event: claimState(was, nowMs) === 'lapsed' ? 'reaped' : 'released', ...from(was.by) };
   }
 }

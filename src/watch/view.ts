@@ -90,7 +90,7 @@ function eventLine(e: WatchEvent, clock: (ms: number) => string): Line {
   const tone = e.event === 'failed' ? 'red' : e.event === 'done' ? 'green' : e.event === 'reaped' || e.event === 'taken over' ? 'yellow' : undefined;
   const who = e.by !== undefined ? ` by ${e.by}` : '';
   const from = e.from !== undefined ? ` from ${e.from}` : '';
-  const extra = e.reason !== undefined ? `: ${e.reason}` : e.commit !== undefined ? ` at ${e.commit}` : '';
+  const extra = e.reason !== undefined ? `: ${e.reason}` : e.commit !== undefined ? ` at ${e.commit}` : e.notBefore !== undefined ? `, not before ${e.notBefore}` : '';
   return [[`  ${clock(e.at)}  `, 'dim'], [e.event.padEnd(10), tone], [` ${e.id}${who}${from}${extra}`], [`  ${e.text}`, 'dim']];
 }
 
