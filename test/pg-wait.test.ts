@@ -1,11 +1,33 @@
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PgBoard } from '../src/index.js';
-import { boardUrl, dropBoards, pgReachable, uniqueBoard } from './helpers/pg.js';
+import { NOTIFY_CHANNEL } from '../src/pg/schema.js';
+import { boardUrl, dropBoards, PG_URL, pgReachable, uniqueBoard } from './helpers/pg.js';
 
 // waitForWork: a runner with nothing to claim sleeps until a task may have become claimable.
 
 /** Longer than the test's own timeout: only what a wait is for can end it in time. */
 const HOUR = 3_600_000;
+
+/** What the board channel carries while `act` runs, up to a sentinel notification sent once it has: payloads, in order. */
+async function channelBetween(act: () => Promise<unknown>): Promise<string[]> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    const heard: string[] = [];
+    const sentinel = `sentinel-${process.pid}-${Date.now()}`;
+    const reached = new Promise<void>((resolve) =>
+      client.on('notification', (n) => (n.payload === sentinel ? resolve() : heard.push(n.payload ?? ''))),
+    );
+    await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+    await act();
+    await client.query('SELECT pg_notify($1, $2)', [NOTIFY_CHANNEL, sentinel]);
+    await reached;
+    return heard;
+  } finally {
+    await client.end();
+  }
+}
 
 const names: string[] = [];
 afterAll(() => dropBoards(names));
@@ -24,9 +46,10 @@ describe.skipIf(!pgReachable)('waitForWork on the PostgreSQL board', () => {
       expect(await runner.next({ by: 'r' })).toBeNull();
       let woke = false;
       const waiting = runner.waitForWork(undefined, HOUR).then(() => (woke = true));
-      // Nothing claimable has happened yet: a heartbeat is no event.
-      await other.heartbeat(t.id, { by: 'h' });
-      await new Promise((r) => setTimeout(r, 300));
+      // Nothing claimable has happened yet: a heartbeat is no event. A listener of the test's own hears what the
+      // board's channel carries up to a sentinel sent after the heartbeat committed (delivered in commit order).
+      const heard = await channelBetween(() => other.heartbeat(t.id, { by: 'h' }));
+      expect(heard).toEqual([]);
       expect(woke).toBe(false);
       await other.release(t.id, { by: 'h' });
       await waiting; // the hour-long timeout would fail the test first
