@@ -38,10 +38,12 @@ describe('a command that ends its own task under mdclaim run', () => {
     const go = join(dir, 'go');
     // Done at once, then it keeps working until told to stop: heartbeats (every 0.5 s at a 2 s lease) meet a finished task meanwhile.
     const script = `${MDCLAIM} done "$MDCLAIM_TASK_ID" --by "$MDCLAIM_BY" && while [ ! -e '${go}' ]; do sleep 0.05; done; echo finished > '${join(dir, 'finished')}'`;
-    const r = runner(file, ['--by', 'r1', '--lease', '2s', '--no-commit', '--', 'sh', '-c', script]);
+    const events = join(dir, 'events');
+    const r = runner(file, ['--by', 'r1', '--lease', '2s', '--no-commit', '--events', events, '--', 'sh', '-c', script]);
     await until('the command to mark its task done', async () => (await openBoard(file).list())[0]!.status === 'done');
-    // Two heartbeat periods and more: the runner has seen the finished task by now, and the command must still be running.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // A heartbeat has met the finished task: the runner says so, and the command must still be running.
+    await until('the runner to see the task ended by its command', async () => eventsIn(events).some((e) => e.event === 'ended'));
+    expect(eventsIn(events).find((e) => e.event === 'ended')).toMatchObject({ status: 'done' });
     expect(existsSync(join(dir, 'finished'))).toBe(false);
     writeFileSync(go, '');
     const end = await r.done;

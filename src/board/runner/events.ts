@@ -9,6 +9,8 @@ export type RunEvent = { at: string } & (
   | { event: 'retry'; id: string; error: string }
   /** The claim is no longer this runner's: the command is stopped and nothing is written. */
   | { event: 'lost'; id: string; reason: string; ms: number }
+  /** A heartbeat found the task ended by the command itself (done or failed by this runner's `by`): the runner waits for it to exit. */
+  | { event: 'ended'; id: string; status: 'done' | 'failed' }
   | { event: 'exit'; id: string; code: number | null; signal: string | null }
   | { event: 'done'; id: string; commit?: string; ms: number }
   | { event: 'failed'; id: string; reason: string; ms: number }

@@ -105,6 +105,7 @@ export class RunningTask {
     // The command may have finished its task itself: let it end its own way, and report that ending.
     const ended = first === 'lost' ? await this.endedByCommand(hb) : null;
     if (ended !== null) {
+      ctx.emit({ event: 'ended', id: task.id, status: ended.status as 'done' | 'failed' });
       await group.exited;
       return this.ownEnding(hb, ended);
     }
