@@ -12,7 +12,9 @@ import { locksValue, rowText, taskColumns, toTask, type TaskRow } from './rows.j
 // lock it (a MATERIALIZED CTE, so the planner cannot fold it into the UPDATE
 // and update more rows than the LIMIT), then claim it and log it. Under READ
 // COMMITTED, FOR UPDATE re-checks the row's own predicate on its newest
-// version after taking the lock, so two claimers never both win a row.
+// version after taking the lock, so two claimers never both win a row (the
+// ⏰ rule too: readiness is kept on the row). Sent alone, in autocommit, it is
+// the whole claim in one round trip (see claimNextAlone).
 
 // Attempts (migration 4): a new claim (a takeover too) counts an attempt where the line counts, or the claimer's budget ($B) asks
 // (src/board/claim.ts, claimChange); a renewal counts none; any claim ends a retry's wait.
@@ -58,9 +60,9 @@ function claimStatement(picked: string, via: string, budget: string, token: stri
 const RENEWAL = (t: string) => `(${t}.was = 'claimed' AND NOT coalesce(${t}.was_lapsed, false))`;
 
 // The first claimable task in board order is the first of two candidates:
-// the first waiting task (open, or a ⏰ whose tasks above are done) and the
-// first claim past its lease, each read through its own index so that live
-// claims are never scanned. Rows another claimer has locked are skipped:
+// the first waiting task (open, or a ready ⏰), read through task_first, and
+// the first claim past its lease, read through task_lapsing, so that live
+// claims and blocked ⏰ are never scanned. Rows another claimer has locked are skipped:
 // claimers never queue behind each other. (When both candidates exist, the
 // one not taken stays locked until this statement commits.)
 const FILTER = `v.board = $1 AND v.tags @> $4::text[] AND ($5::text IS NULL OR v.section = $5 OR v.worktree = $5)`;
