@@ -163,7 +163,7 @@ async function runOnce(env: Env, kind: PgKind, tasks: number, claims: number, pr
   const dir = tempDir(`pg-${kind}`);
   const limit = claims < tasks ? { limit: Math.ceil(claims / procs) } : {};
   const jobs = Array.from({ length: procs }, (_, i): WorkerJob => ({
-    kind: kind === 'mdclaim-pg' ? 'postgres' : kind, path, by: `w${i}`, log: join(dir, `w${i}.log`), ...limit,
+    kind: kind === 'mdclaim-pg' ? 'postgres' : kind, path, by: `w${i}`, log: join(dir, `w${i}.log`), ...limit, warm: true,
   }));
   const done: WorkerReport[] = await raceWorkers(jobs);
   const start = done.reduce((m, r) => (BigInt(r.start) < m ? BigInt(r.start) : m), BigInt(done[0]!.start));

@@ -23,14 +23,15 @@ export async function readSkipLocked(c: pg.Client): Promise<{ holders: Map<strin
   return { holders: new Map(rows.filter((r) => r.by !== null).map((r) => [r.text, r.by!])), open: rows.filter((r) => r.by === null).length };
 }
 
-/** One connection, opened at the first claim (as the board opens its own), and the claim as a named prepared statement. */
-export function skipLockedClaimer(url: string): { claim: (by: string) => Promise<string | null>; close: () => Promise<void> } {
+/** One connection, opened at the first claim (as the board opens its own) or before the round (warm), and the claim as a named prepared statement. */
+export function skipLockedClaimer(url: string): { claim: (by: string) => Promise<string | null>; connect: () => Promise<void>; close: () => Promise<void> } {
   const client = new pg.Client({ connectionString: url });
   let connected: Promise<void> | null = null;
+  const connect = () => (connected ??= client.connect().then(() => {}));
   return {
+    connect,
     claim: async (by) => {
-      connected ??= client.connect().then(() => {});
-      await connected;
+      await connect();
       const r = await client.query<{ id: number }>({ name: 'claim', text: SKIP_LOCKED_CLAIM, values: [by] });
       return r.rows[0] ? `task ${r.rows[0].id}` : null;
     },

@@ -16,6 +16,12 @@ export interface WorkerJob {
   log: string;
   /** Stop after this many claims (default: when the board runs dry). */
   limit?: number;
+  /**
+   * Open the connection and prepare the claim before the round, as graphile-worker's start-up is
+   * kept out of it too: what is timed is claims, not a process's first connection (postgres and
+   * skip-locked only).
+   */
+  warm?: boolean;
 }
 
 /** What a worker sends back when its board is drained. */
@@ -32,6 +38,11 @@ export interface WorkerReport {
 
 /** What a worker holds open past its drain (a connection), closed before it leaves. */
 const closers: Array<() => Promise<void>> = [];
+/** What a warm worker does before it says it is ready. */
+const warmUps: Array<() => Promise<void>> = [];
+
+/** A tag no bench board carries: a next asking for it runs the claim statement (so it is prepared) and claims nothing. */
+const NO_SUCH_TAG = 'bench-warm-up';
 
 function claimerFor(job: WorkerJob): () => Promise<string | null> | string | null {
   switch (job.kind) {
@@ -54,11 +65,17 @@ function claimerFor(job: WorkerJob): () => Promise<string | null> | string | nul
     case 'postgres': {
       // job.path is the board's URL; one connection per process, as a trigger holds it.
       const board = openBoard(job.path, { pool: 1 });
+      if (job.warm) {
+        warmUps.push(async () => {
+          if ((await board.next({ by: job.by, tags: [NO_SUCH_TAG] })) !== null) throw new Error('bench worker: the warm-up claimed a task');
+        });
+      }
       return async () => (await board.next({ by: job.by }))?.text ?? null;
     }
     case 'skip-locked': {
       const c = skipLockedClaimer(job.path);
       closers.push(c.close);
+      if (job.warm) warmUps.push(c.connect);
       return () => c.claim(job.by);
     }
     case 'graphile-worker':
@@ -138,4 +155,5 @@ process.once('message', async () => {
   for (const close of closers) await close();
   process.disconnect();
 });
+for (const warm of warmUps) await warm();
 void send('ready');
