@@ -10,9 +10,9 @@ import { bytes } from '../format/bytes.js';
 import { FAILED_SEP, type Task } from '../format/task.js';
 import { addTask } from './add.js';
 import { createBoard, findBoard } from './boards.js';
-import { claimById, claimedBy, claimNext, claimNextAlone } from './claim.js';
+import { claimById, claimNext, claimNextAlone } from './claim.js';
 import { Db, type Conn } from './db.js';
-import { holderMade, holderWrite, type HolderVerb } from './finish.js';
+import { holderWrite, type HolderVerb } from './finish.js';
 import { historyOf } from './history.js';
 import { ensureSchema, migrate, type Migrated } from './migrate.js';
 import { PathRace } from './held.js';
@@ -23,6 +23,7 @@ import { resolveIn } from './resolve-id.js';
 import { isPrefix } from '../board/resolve-id.js';
 import { locksColumn, taskColumns, toTask, type TaskRow } from './rows.js';
 import { exportDocument, importDocument } from './transfer.js';
+import { requestToken, writtenWith } from './token.js';
 import { parsePgUrl, type PgTarget } from './url.js';
 import { WorkListener } from './wait.js';
 
@@ -46,13 +47,6 @@ const LIST = `SELECT ${locksColumn('t')}, ${taskColumns(
   `1 + t.lead_breaks + coalesce(sum(t.lead_breaks + t.body_breaks + (SELECT count(*) FROM mdclaim.path_lock l WHERE l.task = t.uid))
     OVER (ORDER BY t.position ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::int`,
 )} FROM mdclaim.task_view t WHERE t.board = $1 ORDER BY t.position`;
-
-let requests = 0;
-
-/** A token no other claim request carries: this process, this instant, this request. */
-function requestToken(): string {
-  return `${process.pid}.${Date.now().toString(36)}.${(++requests).toString(36)}.${Math.random().toString(36).slice(2, 10)}`;
-}
 
 /**
  * A board in PostgreSQL: the same tasks, ids and rules as the file board,
@@ -97,8 +91,7 @@ export class PgBoard implements TaskBoard, PathLocking {
     const a = { board, by, leaseMs, tags, ...section, ...max };
     // Without a budget, the claim is one statement on its own, unless its task declares paths.
     if (max.maxAttempts === undefined) {
-      const token = requestToken();
-      const alone = await this.db.with((c) => claimNextAlone(c, a, token), { made: async (c) => (await claimedBy(c, board, token)) ?? undefined });
+      const alone = await this.alone(board, (c, token) => claimNextAlone(c, a, token));
       if (alone !== 'deferred') return alone;
     }
     // A budget parks the lapsed claims at it first, in the claim's transaction, so the claim takes the next task.
@@ -118,8 +111,7 @@ export class PgBoard implements TaskBoard, PathLocking {
     const a = { board, id: full, by, leaseMs, ...max };
     // Without a budget, the claim is one statement on its own, unless its task declares paths.
     if (max.maxAttempts === undefined) {
-      const token = requestToken();
-      const alone = await this.db.with((c) => claimById(c, a, token), { made: async (c) => (await claimedBy(c, board, token)) ?? undefined });
+      const alone = await this.alone(board, (c, token) => claimById(c, a, token));
       if (alone !== 'deferred') return alone;
     }
     return parkedIsConflict(await this.racing(() => this.db.with(async (c) => {
@@ -278,9 +270,14 @@ export class PgBoard implements TaskBoard, PathLocking {
         return holderWrite(c, verb, args);
       }, true);
     }
-    // The others are one statement on its own (one round trip), found by its token if the connection is lost under it.
+    // The others are one statement on its own (one round trip).
+    return this.alone(board, (c, token) => holderWrite(c, verb, args, token));
+  }
+
+  /** One writing statement on its own, in autocommit: its token marks the row it writes, the answer if the connection is lost under it. */
+  private alone<T>(board: number, write: (c: Conn, token: string) => Promise<T | Task>): Promise<T | Task> {
     const token = requestToken();
-    return this.db.with((c) => holderWrite(c, verb, args, token), { made: (c) => holderMade(c, board, token) });
+    return this.db.with((c) => write(c, token), { made: (c) => writtenWith(c, board, token) });
   }
 
   /** A unique start of an id, as the whole id (one query, only for a prefix). */

@@ -128,7 +128,7 @@ export async function claimNext(c: Conn, a: PgNext): Promise<Task | null> {
 /**
  * next as one statement on its own, in autocommit (one round trip): the claim, when the first
  * claimable task declares no paths; 'deferred' when it does (claim it with claimNext, in a
- * transaction). `token` marks the claim, so that claimedBy finds it if the connection is lost.
+ * transaction). `token` marks the claim, so that it is found if the connection is lost (token.ts).
  */
 export async function claimNextAlone(c: Conn, a: PgNext, token: string): Promise<Task | null | 'deferred'> {
   const [row] = await c.query<TaskRow & { deferred: boolean }>(NEXT, nextParams(a, token, true));
@@ -136,19 +136,10 @@ export async function claimNextAlone(c: Conn, a: PgNext, token: string): Promise
   return row!.uid == null ? null : toTask(row!);
 }
 
-/** The claim request `token` made, if it was made: asked once the session that ran it can no longer commit. */
-export async function claimedBy(c: Conn, board: number, token: string): Promise<Task | null> {
-  const [row] = await c.query<TaskRow>(
-    `SELECT ${taskColumns('v')} FROM mdclaim.task_view v WHERE v.board = $1 AND v.status = 'claimed' AND v.token = $2`,
-    [board, token],
-  );
-  return row ? toTask(row) : null;
-}
-
-/** Call inside a transaction; PathRace means roll back and try again. */
 /**
- * With a `token`, the claim runs alone, in autocommit (as claimNextAlone): 'deferred' when its task
- * declares paths, to be claimed again in a transaction.
+ * Without a `token`, call inside a transaction (PathRace means roll back and try again). With one,
+ * the claim runs alone, in autocommit (as claimNextAlone): 'deferred' when its task declares paths,
+ * to be claimed again in a transaction.
  */
 export async function claimById(
   c: Conn, a: { board: number; id: string; by: string; leaseMs: number; maxAttempts?: number }, token: string | null = null,

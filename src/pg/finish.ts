@@ -80,7 +80,7 @@ export interface HolderArgs {
 
 /**
  * The holder's write, one statement. Run alone (in autocommit), `token` marks the row it writes,
- * so that holderMade finds the write if the connection is lost before its answer comes.
+ * so that the write is found if the connection is lost before its answer comes (token.ts).
  */
 export async function holderWrite(c: Conn, verb: HolderVerb, a: HolderArgs, token: string | null = null): Promise<Task> {
   const params: unknown[] = [a.board, a.id, a.by, a.claimedAt ?? null];
@@ -91,12 +91,6 @@ export async function holderWrite(c: Conn, verb: HolderVerb, a: HolderArgs, toke
   const rows = await c.query<TaskRow>(STATEMENTS[verb], params);
   if (rows[0]) return toTask(rows[0]);
   throw await whyNot(c, a);
-}
-
-/** The row the holder write with `token` wrote, if it was made: asked once the session that ran it can no longer commit. */
-export async function holderMade(c: Conn, board: number, token: string): Promise<Task | undefined> {
-  const [row] = await c.query<TaskRow>(`SELECT ${taskColumns('v')} FROM mdclaim.task_view v WHERE v.board = $1 AND v.token = $2`, [board, token]);
-  return row ? toTask(row) : undefined;
 }
 
 /** Zero rows changed: NOT_FOUND, a key that names several of the caller's tasks, or CONFLICT naming whoever holds the task now. */

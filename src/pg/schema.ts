@@ -330,7 +330,7 @@ export const MIGRATIONS: readonly string[] = [
   -- of any other status is never read for it (and a claimed [⏰] keeps the value it was claimed with).
   ALTER TABLE mdclaim.task ADD COLUMN ready boolean NOT NULL DEFAULT false;
   -- The request that made the row's claim: a claim made in one statement, whose connection was lost
-  -- before its answer came, is found by it (src/pg/claim.ts, claimedBy).
+  -- before its answer came, is found by it (src/pg/token.ts).
   ALTER TABLE mdclaim.task ADD COLUMN token text;
   -- Where next looks first: the open tasks and the ready [⏰], in board order.
   CREATE INDEX task_first ON mdclaim.task (board, position) WHERE status = 'open' OR (status = 'blocked' AND ready);
