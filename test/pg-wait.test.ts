@@ -2,22 +2,26 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PgBoard } from '../src/index.js';
 import { NOTIFY_CHANNEL } from '../src/pg/schema.js';
-import { boardUrl, dropBoards, PG_URL, pgReachable, uniqueBoard } from './helpers/pg.js';
+import { boardUrl, dropBoards, PG_URL, pgReachable, sql, uniqueBoard } from './helpers/pg.js';
 
 // waitForWork: a runner with nothing to claim sleeps until a task may have become claimable.
 
 /** Longer than the test's own timeout: only what a wait is for can end it in time. */
 const HOUR = 3_600_000;
 
-/** What the board channel carries while `act` runs, up to a sentinel notification sent once it has: payloads, in order. */
-async function channelBetween(act: () => Promise<unknown>): Promise<string[]> {
+/** The wake-ups the channel carries for board `name` while `act` runs, up to a sentinel sent once it has (other boards' are theirs). */
+async function wakeUpsDuring(name: string, act: () => Promise<unknown>): Promise<string[]> {
+  const [board] = await sql<{ id: number }>('SELECT id FROM mdclaim.board WHERE name = $1', [name]);
   const client = new pg.Client({ connectionString: PG_URL });
   await client.connect();
   try {
     const heard: string[] = [];
     const sentinel = `sentinel-${process.pid}-${Date.now()}`;
     const reached = new Promise<void>((resolve) =>
-      client.on('notification', (n) => (n.payload === sentinel ? resolve() : heard.push(n.payload ?? ''))),
+      client.on('notification', (n) => {
+        if (n.payload === sentinel) resolve();
+        else if (n.payload === String(board!.id)) heard.push(n.payload);
+      }),
     );
     await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
     await act();
@@ -48,7 +52,7 @@ describe.skipIf(!pgReachable)('waitForWork on the PostgreSQL board', () => {
       const waiting = runner.waitForWork(undefined, HOUR).then(() => (woke = true));
       // Nothing claimable has happened yet: a heartbeat is no event. A listener of the test's own hears what the
       // board's channel carries up to a sentinel sent after the heartbeat committed (delivered in commit order).
-      const heard = await channelBetween(() => other.heartbeat(t.id, { by: 'h' }));
+      const heard = await wakeUpsDuring(name, () => other.heartbeat(t.id, { by: 'h' }));
       expect(heard).toEqual([]);
       expect(woke).toBe(false);
       await other.release(t.id, { by: 'h' });
