@@ -1,12 +1,13 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installPacked } from './helpers/packed.js';
 
 // The packed tarball in an empty project, with only the lock's provider beside it:
-// no @modelcontextprotocol/sdk anywhere Node would look from there.
+// no @modelcontextprotocol/sdk anywhere Node would look from there, and no mdclaim on PATH.
 let installed: ReturnType<typeof installPacked>;
 beforeAll(() => {
   installed = installPacked(['fs-ext']);
@@ -42,5 +43,28 @@ describe('mdclaim mcp from the installed package', () => {
     while (!/released T-1/.test(stderr) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(stderr).toMatch(/released T-1/);
     expect(readFileSync(join(project, 'tasks.md'), 'utf8')).toMatch(/^- \[ \] T-1 the first task$/m);
+  });
+});
+
+describe('mdclaim doctor from the installed package', () => {
+  it('finds a fresh board in a git repository with the shipped pre-commit hook well, and says which lock it takes', () => {
+    const dir = join(installed.project, 'doctor');
+    mkdirSync(dir);
+    const bin = join(installed.project, 'node_modules/mdclaim/bin/mdclaim.cjs');
+    // npm links the bin where the hook looks for it.
+    mkdirSync(join(installed.project, 'node_modules/.bin'), { recursive: true });
+    symlinkSync('../mdclaim/bin/mdclaim.cjs', join(installed.project, 'node_modules/.bin/mdclaim'));
+    spawnSync('git', ['init', '-q', installed.project]);
+    const hook = join(installed.project, '.git/hooks/pre-commit');
+    writeFileSync(hook, readFileSync(join(installed.project, 'node_modules/mdclaim/examples/pre-commit')), { mode: 0o755 });
+    const env = { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: installed.project };
+    expect(spawnSync(process.execPath, [bin, 'init'], { cwd: dir, env }).status).toBe(0);
+    const r = spawnSync(process.execPath, [bin, 'doctor'], { cwd: dir, encoding: 'utf8', env });
+    expect(r.stderr).toBe('');
+    expect(r.status, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/^✓ lock {8}flock\(2\) through fs-ext/m);
+    expect(r.stdout).toMatch(/^✓ reading {5}5 tasks read/m);
+    expect(r.stdout).toContain(`✓ hooks       pre-commit installed; it finds ${join(installed.project, 'node_modules/.bin/mdclaim')}`);
+    expect(spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8', env }).stdout).toMatch(/^\d+\.\d+\.\d+ \(lock: flock\(2\) through fs-ext\)\n$/);
   });
 });
