@@ -50,6 +50,13 @@ describe('the TypeScript in README.md and docs/, against the packed package', ()
     tsSnippets(doc).forEach((text, i) => (snippets[`${doc.replace(/[/.]/g, '_')}_${i + 1}.ts`] = `// ${doc}, \`\`\`ts block ${i + 1}\n${text}`));
   }
 
+  it('tells a fresh npm init project (CommonJS) what it needs: "type": "module", the compiler and Node\'s types, and where the tsconfig is', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain('`npm pkg set type=module`');
+    expect(readme).toContain('`npm install -D typescript @types/node`');
+    expect(readme).toContain('(docs/api.md#types)');
+  });
+
   it('has snippets to compile: the README and the API reference', () => {
     expect(Object.keys(snippets).some((f) => f.startsWith('README'))).toBe(true);
     expect(Object.keys(snippets).filter((f) => f.startsWith('docs_api')).length).toBeGreaterThanOrEqual(3);
