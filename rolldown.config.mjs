@@ -4,10 +4,18 @@
 // The library stays unbundled ES modules (dist/index.js) for importers.
 import { defineConfig } from 'rolldown';
 
-export default defineConfig({
-  input: 'src/cli.ts',
-  platform: 'node',
-  // Native and optional (loaded only when a lock is taken), only for a PostgreSQL board, or only for mdclaim mcp: loaded at run time, only when used.
-  external: ['fs-ext', 'koffi', 'pg', /^@modelcontextprotocol\/sdk\//],
-  output: { file: 'dist/cli.cjs', format: 'cjs', codeSplitting: false },
-});
+export default defineConfig([
+  {
+    input: 'src/cli.ts',
+    platform: 'node',
+    // Native and optional (loaded only when a lock is taken), only for a PostgreSQL board, or only for mdclaim mcp (its own bundle, below): loaded at run time, only when used.
+    external: ['fs-ext', 'koffi', 'pg', /^@modelcontextprotocol\/sdk\//],
+    output: { file: 'dist/cli.cjs', format: 'cjs', codeSplitting: false },
+  },
+  {
+    // The MCP SDK's stdio server and what it needs, in one file `mdclaim mcp` loads: the SDK is a dev dependency, and a user installs none of its HTTP stack.
+    input: 'src/mcp/sdk.ts',
+    platform: 'node',
+    output: { file: 'dist/mcp/sdk.cjs', format: 'cjs', codeSplitting: false },
+  },
+]);

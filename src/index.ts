@@ -1,3 +1,5 @@
+// Buffer and NodeJS appear in the declarations: bring in Node's types for the importer, whose compiler (TypeScript 6+) loads no @types package by default.
+/// <reference types="node" preserve="true" />
 export { Board, DEFAULT_LEASE } from './board/board.js';
 export { openBoard } from './board/open.js';
 export type { OpenOptions } from './board/open.js';

@@ -124,8 +124,8 @@ describe('output and exit statuses', () => {
   });
 
   it('prints --version and --help as one JSON document with --json', () => {
-    expect(mdclaim(['--version'])).toMatchObject({ status: 0, stdout: `${VERSION}\n` });
-    expect(mdclaim(['--version', '--json'])).toMatchObject({ status: 0, stdout: `${JSON.stringify({ version: VERSION })}\n` });
+    expect(mdclaim(['--version'])).toMatchObject({ status: 0, stdout: `${VERSION} (lock: flock(2) through fs-ext)\n` });
+    expect(mdclaim(['--version', '--json'])).toMatchObject({ status: 0, stdout: `${JSON.stringify({ version: VERSION, lock: 'flock(2) through fs-ext' })}\n` });
     const help = mdclaim(['--help', '--json']);
     expect(help.status).toBe(0);
     expect(json(help.stdout).help).toBe(mdclaim(['--help']).stdout.trimEnd());

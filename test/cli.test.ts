@@ -192,6 +192,6 @@ describe('mdclaim CLI', () => {
     for (const cmd of ['list', 'next', 'claim', 'heartbeat', 'done', 'fail', 'release', 'reap', 'add', 'edit']) expect(r.stdout).toContain(`  ${cmd}`);
     expect(r.stdout).toContain('4  conflict');
     expect(mdclaim(['next', '--help']).stdout).toContain('--lease');
-    expect(mdclaim(['--version']).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    expect(mdclaim(['--version']).stdout).toMatch(/^\d+\.\d+\.\d+ \(lock: .+\)\n$/);
   });
 });

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,10 +51,28 @@ function exit(child: ReturnType<typeof spawn>) {
   return new Promise<{ status: number | null; stdout: string; stderr: string }>((r) => child.on('close', (status) => r({ status, stdout, stderr })));
 }
 
+/** The packages under a node_modules, nested ones too (`@scope/name` counts as one). */
+function packagesIn(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    if (name.startsWith('.')) return [];
+    if (name.startsWith('@')) return readdirSync(join(dir, name)).flatMap((sub) => [`${name}/${sub}`, ...packagesIn(join(dir, name, sub, 'node_modules'))]);
+    return [name, ...packagesIn(join(dir, name, 'node_modules'))];
+  });
+}
+
 describe('installed from the packed tarball on a machine without a compiler', () => {
   it('has no fs-ext (its build failed, so npm dropped it) and koffi from its prebuilt package', () => {
     expect(existsSync(join(project, 'node_modules', 'fs-ext', 'build', 'Release'))).toBe(false);
     expect(existsSync(join(project, 'node_modules', 'koffi', 'package.json'))).toBe(true);
+  });
+
+  it('brings at most 30 packages, mdclaim included, none of them the MCP SDK, and says it takes flock(2) through koffi', async () => {
+    const names = packagesIn(join(project, 'node_modules'));
+    expect(names).toContain('mdclaim');
+    expect(names.length, names.join(' ')).toBeLessThanOrEqual(30);
+    expect(names.filter((n) => n.startsWith('@modelcontextprotocol/'))).toEqual([]);
+    expect((await exit(installed(['--version']))).stdout).toMatch(/^\d+\.\d+\.\d+ \(lock: flock\(2\) through koffi\)\n$/);
   });
 
   it('claims with no setting', async () => {

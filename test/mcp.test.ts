@@ -90,7 +90,8 @@ describe('the SDK', () => {
   function loadsSdk(args: string[], input = ''): boolean {
     const dir = mkdtempSync(join(tmpdir(), 'mdclaim-preload-'));
     const preload = join(dir, 'report.cjs');
-    writeFileSync(preload, "process.on('exit', () => { if (Object.keys(require.cache).some((k) => k.includes('@modelcontextprotocol'))) process.stderr.write('SDK LOADED'); });");
+    // The SDK's server ships bundled as dist/mcp/sdk.cjs; the package itself, were it ever loaded, counts too.
+    writeFileSync(preload, "process.on('exit', () => { if (Object.keys(require.cache).some((k) => k.includes('@modelcontextprotocol') || /[\\\\/]mcp[\\\\/]sdk\\.cjs$/.test(k))) process.stderr.write('SDK LOADED'); });");
     try {
       const r = spawnSync(process.execPath, ['--require', preload, CLI, ...args], { input, encoding: 'utf8' });
       return r.stderr.includes('SDK LOADED');

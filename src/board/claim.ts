@@ -37,7 +37,7 @@ export interface NextFilter {
  * tags, times) is built once the lock is let go; what the line must read as
  * is known without it.
  */
-function claimChange(src: ByteString, seen: Seen, args: ClaimArgs, renewal = false): Plan<Task> {
+export function claimChange(src: ByteString, seen: Seen, args: ClaimArgs, renewal = false): Plan<Task> {
   const claimedAt = formatClaimedAt(args.now);
   const marker = { status: 'claimed' as const, by: args.by, claimedAt, leaseMs: args.leaseMs };
   const counting = !renewal && countsAttempts(seen, args.maxAttempts);

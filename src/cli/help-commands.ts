@@ -223,6 +223,16 @@ export const COMMANDS: Record<string, CommandSpec> = {
     examples: ['mdclaim status', 'mdclaim status --json | jq .counts', '*/5 * * * * mdclaim status -f /srv/tasks.md --fail-on-lapsed >/dev/null || …'],
     exits: '0, or 5 with --fail-on-lapsed when a claim has lapsed; 1 the board cannot be read',
   },
+  doctor: {
+    args: 'none',
+    flags: [],
+    summary: 'check the setup claims rely on, each finding with its fix',
+    about:
+      "Check, changing nothing: the lock a claim takes here (fs-ext, koffi or mkdir) and whether an install with a compiler and one without share it; the board's path, its file system (a network file system is refused), the permissions of its directory, and its reading (open tasks a claim would be refused for, lines that look like tasks but are none); on PostgreSQL the connection, the schema's version, the board and a pooler in between; and whether the git hooks are installed and find mdclaim. Each finding is a line: ✓ well, ! worth knowing, ✗ would fail (with the fix), - nothing to check.",
+    options: { json: '{"ok", "findings": [{"check", "verdict" (ok, warn, fail or skip), "says", "fix"?}]}' },
+    examples: ['mdclaim doctor', 'mdclaim doctor --file "postgres://db/app" --json'],
+    exits: '0 nothing would fail (warnings aside), 1 something would',
+  },
   watch: {
     args: 'none',
     flags: ['tag', 'section', 'lock-timeout'],

@@ -11,12 +11,19 @@ import { version } from './version.js';
 export async function run(argv: readonly string[], io: Output): Promise<number> {
   const p = parseArgs(argv, (command) => Object.hasOwn(COMMANDS, command) && COMMANDS[command]!.args === 'command');
   // --json holds for these too: a script gets one JSON document whatever it asked.
-  const show = (key: 'version' | 'help', text: string): number => {
+  const show = (key: 'help', text: string): number => {
     if (has(p, 'json')) printJson(io, { [key]: text });
     else io.out(text);
     return EXIT.OK;
   };
-  if (has(p, 'version')) return show('version', await version());
+  if (has(p, 'version')) {
+    // The lock in use too: which provider loaded is the first thing to know when two installs share a board.
+    const { lockInUse, lockName } = await import('../storage/lock-in-use.js');
+    const [v, lock] = [await version(), lockName(lockInUse())];
+    if (has(p, 'json')) printJson(io, { version: v, lock });
+    else io.out(`${v} (lock: ${lock})`);
+    return EXIT.OK;
+  }
   if (p.command === undefined || p.command === 'help') {
     const two = p.positionals.slice(0, 2).join(' ');
     const topic = Object.hasOwn(COMMANDS, two) ? two : p.positionals[0];

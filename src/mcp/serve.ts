@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TaskBoard } from '../board/types.js';
 import { callTool } from './call.js';
 import { Session } from './session.js';
@@ -16,6 +19,12 @@ export interface ServeOptions {
 
 const require = createRequire(import.meta.url);
 
+/** dist/mcp/sdk.cjs, from the CLI's bundle (dist/cli.cjs) or from this module unbundled (dist/mcp/serve.js). */
+function sdkBundle(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  return [join(here, 'mcp', 'sdk.cjs'), join(here, 'sdk.cjs')].find((file) => existsSync(file)) ?? join(here, 'sdk.cjs');
+}
+
 /** The signals that end a session the way a closed stdin does, and the status each leaves. */
 const SIGNALS = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
 
@@ -26,9 +35,7 @@ const SIGNALS = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
  */
 export async function serveMcp(board: TaskBoard, options: ServeOptions): Promise<number> {
   // Loaded only here, so every other command starts without the SDK; require, not import(): the CLI is a CommonJS bundle run from V8's code cache, where import() has no loader.
-  const { Server } = require('@modelcontextprotocol/sdk/server/index.js') as typeof import('@modelcontextprotocol/sdk/server/index.js');
-  const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js') as typeof import('@modelcontextprotocol/sdk/server/stdio.js');
-  const { CallToolRequestSchema, ListToolsRequestSchema } = require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js');
+  const { Server, StdioServerTransport, CallToolRequestSchema, ListToolsRequestSchema } = require(sdkBundle()) as typeof import('./sdk.js');
   const session = new Session(board, options.by, options.lease);
   const server = new Server({ name: 'mdclaim', version: options.version }, { capabilities: { tools: {} }, instructions: instructions(options.by, board.location) });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...TOOLS] }));

@@ -3,6 +3,7 @@ import type { Command } from './types.js';
 // One file per command; the registry is the only list (their flags and summaries are in ../help.ts).
 export { add } from './add.js';
 export { claim } from './claim.js';
+export { doctor } from './doctor.js';
 export { done } from './done.js';
 export { edit } from './edit.js';
 export { exportBoard as export } from './export.js';

@@ -1,0 +1,65 @@
+import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { lookAlikes } from '../board/look-alikes.js';
+import { unclaimable } from '../board/unclaimable.js';
+import { listTasks } from '../board/walk.js';
+import { toByteString } from '../format/bytes.js';
+import { networkFs } from '../platform/network-fs.js';
+import { finding, type Finding } from './finding.js';
+
+/** A markdown board: where it is, what it is on, who may write it, and how it reads. */
+export function checkFile(path: string, now: number): Finding[] {
+  const file = resolve(path);
+  const dir = dirname(file);
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    return [finding('board', 'fail', `${path}: no directory ${dir}`, `create it, or give the board's path with --file or MDCLAIM_FILE`)];
+  }
+  const out: Finding[] = [];
+  let exists = true;
+  try {
+    if (!statSync(file).isFile()) return [finding('board', 'fail', `${file}: not a regular file`, 'give the board\'s path with --file or MDCLAIM_FILE')];
+    out.push(finding('board', 'ok', file));
+  } catch {
+    exists = false;
+    out.push(finding('board', 'fail', `${file}: no such file`, `npx mdclaim init --file ${path}, or give the board's path with --file or MDCLAIM_FILE`));
+  }
+
+  const network = networkFs(real, process.platform);
+  if (network === null) out.push(finding('file system', 'ok', `${real} is on a local file system`));
+  else if (process.env['MDCLAIM_ALLOW_NFS'] === '1') out.push(finding('file system', 'warn', `${real} is on ${network}; allowed by MDCLAIM_ALLOW_NFS=1: a lock taken here does not stop another host`, 'keep every claimer on this host, or move the board to PostgreSQL'));
+  else out.push(finding('file system', 'fail', `${real} is on ${network}, where file locks may not exclude other hosts: mdclaim refuses it`, 'move the board to a local disk, or to PostgreSQL for several hosts (or MDCLAIM_ALLOW_NFS=1 if every claimer runs on this host)'));
+
+  out.push(permissions(real, exists ? file : null));
+  if (exists) out.push(...reading(file, now));
+  return out;
+}
+
+/** A claim writes the board, and creates temp files (and, with the mkdir lock, lock directories) beside it. */
+function permissions(dir: string, file: string | null): Finding {
+  const can = (p: string, mode: number) => {
+    try {
+      accessSync(p, mode);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!can(dir, constants.W_OK | constants.X_OK)) return finding('permissions', 'fail', `cannot create files in ${dir}: a write replacing the board and the mkdir lock need to`, `give this user write access to ${dir}`);
+  if (file !== null && !can(file, constants.R_OK | constants.W_OK)) return finding('permissions', 'fail', `cannot read and write ${file}`, `give this user read and write access to ${file}`);
+  return finding('permissions', 'ok', `this user may write ${file ?? dir} and create files beside it`);
+}
+
+/** What a claim would meet in the board's text: tasks the board refuses to claim, and lines that look like tasks but are none. */
+function reading(file: string, now: number): Finding[] {
+  const src = toByteString(readFileSync(file));
+  const tasks = listTasks(src);
+  const open = tasks.filter((t) => t.status === 'open' || t.status === 'blocked').length;
+  const out = [finding('reading', 'ok', `${tasks.length} task${tasks.length === 1 ? '' : 's'} read, ${open} open or waiting`)];
+  for (const u of unclaimable(src, now)) out.push(finding('reading', 'fail', `${file}:${u.line}: a claim is refused: ${u.message}`, 'fix the line: next stops there, so every claimer that reaches it is refused'));
+  const text = readFileSync(file, 'utf8');
+  for (const line of lookAlikes(text, tasks)) out.push(finding('reading', 'warn', `${file}:${line}: looks like a task but is not one (a marker with no text, or in a code block, quote or HTML)`, 'move it out of the block and give it a text, if it is meant as a task'));
+  return out;
+}

@@ -1,0 +1,56 @@
+import { Db } from '../pg/db.js';
+import { findBoard } from '../pg/boards.js';
+import { schemaVersion } from '../pg/migrate.js';
+import { LATEST } from '../pg/schema.js';
+import { parsePgUrl } from '../pg/url.js';
+import { finding, type Finding } from './finding.js';
+
+/** A PostgreSQL board: the connection, the schema's version, the board, and whether a pooler stands between. Reads only. */
+export async function checkPg(url: string): Promise<Finding[]> {
+  const target = parsePgUrl(url);
+  const db = new Db(target, { max: 1, connectTimeoutMs: target.connectTimeoutMs ?? 10_000, lockTimeoutMs: 10_000, durable: false });
+  try {
+    return await db.with(async (c) => {
+      const [server] = await c.query<{ version: string; port: number | null }>("SELECT current_setting('server_version') AS version, inet_server_port() AS port");
+      const out = [finding('connection', 'ok', `${target.display}: PostgreSQL ${server!.version}`)];
+      const version = await schemaVersion(c);
+      if (version > LATEST) out.push(finding('schema', 'fail', `version ${version}, newer than this mdclaim knows (${LATEST})`, 'upgrade mdclaim'));
+      else if (version < LATEST) out.push(finding('schema', 'warn', version === 0 ? 'no mdclaim schema yet: the first command creates it' : `version ${version}: the first command upgrades it to ${LATEST}`, `npx mdclaim migrate --file URL, to do it now (it needs the right to create tables)`));
+      else out.push(finding('schema', 'ok', `version ${version}, this mdclaim's`));
+      if (version <= LATEST) {
+        if (version === 0 || (await findBoard(c, target.board)) === null) {
+          out.push(finding('board', 'fail', `no board "${target.board}" in ${target.display}`, 'npx mdclaim import tasks.md --to URL, or npx mdclaim add "…" --file URL'));
+        } else out.push(finding('board', 'ok', `board "${target.board}"`));
+      }
+      out.push(pooler(target.connectionString, server!.port));
+      return out;
+    });
+  } catch (err) {
+    return [finding('connection', 'fail', (err as Error).message.split('\n')[0]!, 'check the URL, that the server runs and accepts this user (docs/postgres-guide.md)')];
+  } finally {
+    await db.end().catch(() => {});
+  }
+}
+
+/**
+ * A port other than the one the server listens on means something stands
+ * between: a pooler (PgBouncer, a cloud proxy), where mdclaim's prepared
+ * statements and its lost-write lookup need care (docs/postgres.md).
+ */
+function pooler(connectionString: string, serverPort: number | null): Finding {
+  let port: number | null = null;
+  try {
+    const u = new URL(connectionString);
+    if (u.hostname !== '' && !u.searchParams.has('host')) port = Number(u.port || 5432);
+  } catch {
+    // a form URL does not parse: nothing to compare
+  }
+  if (port === null || serverPort === null) return finding('pooler', 'skip', 'connected through a socket: nothing stands between');
+  if (port === serverPort) return finding('pooler', 'ok', `port ${port} is the server's own: no pooler between`);
+  return finding(
+    'pooler',
+    'warn',
+    `connected on port ${port}, the server listens on ${serverPort}: a pooler or proxy stands between; a write whose answer a dropped connection lost may then be made twice`,
+    'connect to the server itself; else use PgBouncer in session mode, or transaction mode from 1.21 with max_prepared_statements (docs/postgres.md)',
+  );
+}
