@@ -1,3 +1,5 @@
+import { printable } from '../format/printable.js';
+
 // Lines of the view as runs of text with a tone, cut to the terminal's width
 // and painted with SGR colours only where colour is wanted.
 
@@ -23,7 +25,9 @@ export function paint(line: Line, columns: number, style: Style): string {
   let out = '';
   let left = columns;
   for (let i = 0; i < line.length && left > 0; i++) {
-    const [text, tone] = line[i]!;
+    // Board text is shown, never obeyed: its controls escaped, as every message writes them.
+    const text = printable(line[i]![0]);
+    const tone = line[i]![1];
     let piece = text;
     const w = style.width(text);
     if (w > left || (w === left && restWidth(line, i + 1, style) > 0)) piece = cut(text, left - 1, style) + (style.glyphs ? '…' : '~');
@@ -35,7 +39,7 @@ export function paint(line: Line, columns: number, style: Style): string {
 
 function restWidth(line: Line, from: number, style: Style): number {
   let w = 0;
-  for (let i = from; i < line.length; i++) w += style.width(line[i]![0]);
+  for (let i = from; i < line.length; i++) w += style.width(printable(line[i]![0]));
   return w;
 }
 

@@ -1,3 +1,4 @@
+import { printable } from '../format/printable.js';
 import type { WatchEvent } from './events.js';
 import { bar, paint, span, type Line, type Seg, type Style } from './paint.js';
 import type { ClaimView, Summary } from './summary.js';
@@ -31,9 +32,11 @@ export function headLines(s: Summary, style: Style, maxSections = Infinity): Lin
   const shown = s.sections.length > maxSections ? s.sections.slice(0, Math.max(0, maxSections - 1)) : s.sections;
   // A loop, not Math.max(...): a board may have very many sections.
   let nameWidth = 8;
-  for (const x of shown) nameWidth = Math.min(24, Math.max(nameWidth, style.width(x.name ?? '(no heading)')));
+  // Measured as painted: a heading's controls show escaped (see paint).
+  const nameOf = (x: (typeof shown)[number]) => printable(x.name ?? '(no heading)');
+  for (const x of shown) nameWidth = Math.min(24, Math.max(nameWidth, style.width(nameOf(x))));
   for (const x of shown) {
-    const name = x.name ?? '(no heading)';
+    const name = nameOf(x);
     out.push([[fitName(name, nameWidth, style)], [' '], ...bar(x.done, x.total, 20, style), [` ${x.done}/${x.total} done`]]);
   }
   if (shown.length < s.sections.length) out.push([[`… ${s.sections.length - shown.length} more sections`, 'dim']]);
