@@ -57,16 +57,6 @@ function cut(text: string, columns: number, style: Style): string {
   return out;
 }
 
-/** A span of time as a person reads it at a glance: `45s`, `4m05s`, `2h03m`, `3d04h`. */
-export function span(ms: number): string {
-  const s = Math.floor(Math.abs(ms) / 1000);
-  const two = (n: number) => String(n).padStart(2, '0');
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${two(s % 60)}s`;
-  if (s < 86_400) return `${Math.floor(s / 3600)}h${two(Math.floor(s / 60) % 60)}m`;
-  return `${Math.floor(s / 86_400)}d${two(Math.floor(s / 3600) % 24)}h`;
-}
-
 /** A bar of `cells` cells, `done` of `total` filled. */
 export function bar(done: number, total: number, cells: number, style: Style): Line {
   const full = total === 0 ? 0 : Math.round((done / total) * cells);

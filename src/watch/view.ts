@@ -1,6 +1,7 @@
 import { printable } from '../format/printable.js';
 import type { WatchEvent } from './events.js';
-import { bar, paint, span, type Line, type Seg, type Style } from './paint.js';
+import { span, spanAhead } from '../format/span.js';
+import { bar, paint, type Line, type Seg, type Style } from './paint.js';
 import type { ClaimView, Summary } from './summary.js';
 
 // The summary as lines: the same blocks for `status` (all of them, once) and
@@ -86,7 +87,7 @@ function claimLine(c: ClaimView, style: Style): Line {
   const held: Seg = [`  held ${span(c.heldMs ?? 0)}`];
   if (c.state === 'lapsed') return [[`  ${style.glyphs ? '⚠' : '!'} LAPSED  `, 'red'], [c.id], who, held, [`  lapsed ${span(c.leftMs ?? 0)} ago, waits for a reaper or a taker`, 'red'], text];
   const left = c.leftMs ?? 0;
-  return [[`  ${span(left).padStart(8)}  `, left < 60_000 ? 'yellow' : 'green'], [c.id], who, held, [` of ${c.lease ?? '30m'}`, 'dim'], text];
+  return [[`  ${spanAhead(left).padStart(8)}  `, left < 60_000 ? 'yellow' : 'green'], [c.id], who, held, [` of ${c.lease ?? '30m'}`, 'dim'], text];
 }
 
 function eventLine(e: WatchEvent, clock: (ms: number) => string): Line {
