@@ -45,3 +45,21 @@ describe.skipIf(!kinds.includes(pgKind))('import of odd retry times', () => {
     expect(mdclaim(['list', '--json', '--file', url]).stdout).toBe(mdclaim(['list', '--json', '--file', file]).stdout);
   });
 });
+
+describe.each(kinds)('times a four-digit year cannot write back, on the $name board', (kind) => {
+  it('reads an instant past 9999 or before year 1, reached by a leap second or an offset, as no instant', async () => {
+    const m = await kind.make(board('9999-12-31T23:59:60Z'));
+    expect((await m.board.list())[0]!.notBefore).toBeUndefined();
+    expect((await m.board.next({ by: 'y' }))?.text).toBe('odd');
+  });
+});
+
+describe.skipIf(!kinds.includes(pgKind))('import of a claim time outside years 1–9999 UTC', () => {
+  it('is one USAGE line naming the line, exit 2, as for any claim time that names no instant', () => {
+    for (const at of ['9999-12-31T23:59:60Z', '9999-12-31T23:59:59-23:59', '0001-01-01T00:00:00+23:59']) {
+      const file = boardFile(`# T\n\n- [ ] fine\n- [🟡, x, ${at}] odd\n`);
+      const r = mdclaim(['import', file, '--to', boardUrl(uniqueBoard('odd'))]);
+      expect(r).toEqual({ status: 2, stdout: '', stderr: `error[USAGE]: line 4: the claim time ${at} names no instant (no such day; an hour, minute or offset out of range; or outside years 1–9999 UTC)\n` });
+    }
+  });
+});
