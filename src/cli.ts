@@ -4,7 +4,7 @@ import { EXIT, exitCodeFor } from './cli/exit.js';
 import { run } from './cli/run.js';
 import { printJson } from './cli/output.js';
 import { Output } from './cli/sink.js';
-import { printable } from './format/printable.js';
+import { printable, printableLines } from './format/printable.js';
 import { isTerminal } from './builtins.js';
 import { hidePasswordsFromTitle } from './cli/title.js';
 
@@ -27,8 +27,9 @@ const flush = () => {
   pending = '';
 };
 const io = {
+  // Results quote the board (task text, holders, reasons), which others edit: never a control character raw.
   out: (line: string) => {
-    pending += line + '\n';
+    pending += printableLines(line) + '\n';
     if (pending.length >= 1 << 16) flush();
   },
   err: (line: string) => {

@@ -1,5 +1,5 @@
 import { claimInstant } from '../format/claim-time.js';
-import { MdclaimError, usage } from '../errors.js';
+import { usage } from '../errors.js';
 import { isValidBy } from '../format/marker.js';
 import { sectionName } from '../format/section.js';
 
@@ -13,7 +13,8 @@ export function checkBy(by: unknown): string {
 }
 
 export function checkId(id: unknown): string {
-  if (typeof id !== 'string' || id === '') throw new MdclaimError('USAGE', `task id must be a non-empty string, got ${typeof id}`);
+  if (typeof id !== 'string') throw usage(`a task id must be a string, got ${id === null ? 'null' : typeof id}`);
+  if (id === '') throw usage('the task id is empty: name a task by its id, its tracker key or the start of its id (list shows them)');
   return id;
 }
 

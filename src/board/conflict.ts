@@ -1,5 +1,6 @@
 import { MdclaimError } from '../errors.js';
 import { named } from '../format/named.js';
+import { spanAhead } from '../format/span.js';
 import type { Task } from '../format/task.js';
 
 /** Why `task` cannot be claimed now: one line naming the holder where there is one. */
@@ -8,7 +9,7 @@ export function notClaimable(task: Task, nowMs?: number): MdclaimError {
   // A retry's wait, on a task that would otherwise be free to take: say when it ends.
   if (task.notBefore !== undefined && (task.status === 'open' || task.status === 'blocked')) {
     const attempts = task.attempts === undefined ? '' : ` after ${task.attempts} attempt${task.attempts === 1 ? '' : 's'}`;
-    return new MdclaimError('CONFLICT', `${named(task)} waits for a retry${attempts}: not before ${task.notBefore}${nowMs === undefined ? '' : ` (in ${waitText(Date.parse(task.notBefore) - nowMs)})`}`);
+    return new MdclaimError('CONFLICT', `${named(task)} waits for a retry${attempts}: not before ${task.notBefore}${nowMs === undefined ? '' : ` (in ${spanAhead(Date.parse(task.notBefore) - nowMs)})`}`);
   }
   switch (task.status) {
     case 'claimed':
@@ -40,12 +41,4 @@ export function notHolder(task: Task, who: { by: string; claimedAt?: string }): 
 
 function by(task: Task): string {
   return task.by === undefined ? '' : ` by ${task.by}`;
-}
-
-/** `12s`, `4m05s`, `2h10m`: how long a retry still waits. */
-function waitText(ms: number): string {
-  const s = Math.max(1, Math.ceil(ms / 1000));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(s / 3600)}h${String(Math.floor(s / 60) % 60).padStart(2, '0')}m`;
 }

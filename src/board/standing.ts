@@ -127,12 +127,3 @@ function standing(t: Task, nowMs: number, now: Cutoff, b: Blocker | undefined): 
   const by = h.task.by === undefined ? {} : { by: h.task.by };
   return { blockedBy: { path: h.path, mode: h.mode, task: h.task.id, ...by, ...(h.since === undefined ? {} : { since: h.since }), kind: h.kind } };
 }
-
-/** `45s`, `24m`, `2h05m`, `3d04h`: a time left, for a person. */
-export function formatLeft(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  if (s < 86_400) return `${Math.floor(s / 3600)}h${String(Math.floor(s / 60) % 60).padStart(2, '0')}m`;
-  return `${Math.floor(s / 86_400)}d${String(Math.floor(s / 3600) % 24).padStart(2, '0')}h`;
-}

@@ -1,4 +1,6 @@
 import type { ByteString } from './bytes.js';
+import { claimInstant } from './claim-time.js';
+import { formatClaimedAt } from './marker.js';
 import type { Status } from './marker.js';
 
 // How often a task was claimed, and when it may be claimed again, written after its text
@@ -38,7 +40,12 @@ export function triesAt(src: ByteString, start: number, end: number): Tries | nu
   const m = FIELD.exec(window.slice(k + 1));
   if (m === null) return null;
   const tries: Tries = { attempts: Number(m[1]), start: at };
-  if (m[2] !== undefined) tries.notBefore = m[2];
+  if (m[2] !== undefined) {
+    // Read as claim times are (claimInstant), on every board: a time naming no instant (hour 24, February 30,
+    // year 0000) holds nothing back, so the line has none; a leap second is the instant after, written plainly.
+    const at = claimInstant(m[2]);
+    if (at !== null) tries.notBefore = Date.parse(m[2]) === at ? m[2] : formatClaimedAt(at);
+  }
   return tries;
 }
 

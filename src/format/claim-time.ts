@@ -2,13 +2,19 @@
 // whether a claim has lapsed and a PostgreSQL board importing the line both
 // ask claimInstant, so one line lapses at one instant wherever it is kept.
 
+/** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z: the instants a four-digit UTC year can write. */
+const FIRST = -62_135_596_800_000;
+const LAST = 253_402_300_799_999;
+
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:Z|([+-])(\d{2}):(\d{2}))$/;
 
 /**
  * The instant an RFC 3339 claim time names, in epoch milliseconds, or null
  * when it names none: a day the month does not have (2026-02-30), month 13,
- * hour 24, minute or offset out of range, year 0000 (PostgreSQL has none). A
- * leap second (`23:59:60Z`) is the instant after `23:59:59Z` ends, as
+ * hour 24, minute or offset out of range, year 0000 (PostgreSQL has none),
+ * or an instant outside years 1–9999 UTC, which an offset or a leap second
+ * can reach from inside them (no board writes it back as RFC 3339). A leap
+ * second (`23:59:60Z`) is the instant after `23:59:59Z` ends, as
  * PostgreSQL reads it. Fractions past the millisecond are dropped.
  */
 export function claimInstant(text: string): number | null {
@@ -23,12 +29,13 @@ export function claimInstant(text: string): number | null {
     if (oh > 23 || om > 59) return null;
     offset = (m[8] === '-' ? -1 : 1) * (oh * 60 + om) * 60_000;
   }
-  const ms = m[7] === undefined ? 0 : Number(m[7].slice(0, 3).padEnd(3, '0'));
+  const frac = m[7] === undefined ? 0 : Number(m[7].slice(0, 3).padEnd(3, '0'));
   const at = new Date(0);
   // setUTCFullYear, not Date.UTC: Date.UTC reads years 0–99 as 1900–1999. Second 60 carries into the next minute.
   at.setUTCFullYear(year, month - 1, day);
-  at.setUTCHours(hour, minute, second, ms);
-  return at.getTime() - offset;
+  at.setUTCHours(hour, minute, second, frac);
+  const ms = at.getTime() - offset;
+  return ms < FIRST || ms > LAST ? null : ms;
 }
 
 function daysIn(year: number, month: number): number {

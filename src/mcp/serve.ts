@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TaskBoard } from '../board/types.js';
 import { callTool } from './call.js';
+import { answerMalformed } from './malformed.js';
 import { Session } from './session.js';
 import { instructions, TOOLS } from './tools.js';
 
@@ -68,7 +69,9 @@ export async function serveMcp(board: TaskBoard, options: ServeOptions): Promise
   process.stdout.on('error', onEnd);
   server.onclose = onEnd;
 
-  await server.connect(new StdioServerTransport());
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  answerMalformed(transport);
   options.log(`mdclaim mcp: serving ${board.location} as ${options.by}`);
   try {
     return await ended;

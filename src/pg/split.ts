@@ -73,7 +73,7 @@ export function splitDocument(src: ByteString): Split {
     const task = toTask(src, t, '');
     // A row holds a claim time as an instant: a line whose time names none cannot become one.
     if (task.claimedAt !== undefined && claimInstant(task.claimedAt) === null) {
-      throw usage(`line ${t.line}: the claim time ${task.claimedAt} names no instant (no such day, or an hour, minute or offset out of range)`);
+      throw usage(`line ${t.line}: the claim time ${task.claimedAt} names no instant (no such day; an hour, minute or offset out of range; or outside years 1–9999 UTC)`);
     }
     const lead = src.slice(from, t.markerStart);
     const body = src.slice(t.marker.end, lineEnd);

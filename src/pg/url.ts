@@ -23,6 +23,7 @@ export interface PgTarget {
 
 export const DEFAULT_BOARD = 'default';
 const BOARD_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+const LIKE_VERIFY_FULL = new Set(['prefer', 'require', 'verify-ca']);
 
 /** Read and check a board URL; a malformed one is a usage error that never echoes the password (see redact.ts). */
 export function parsePgUrl(location: string): PgTarget {
@@ -50,6 +51,9 @@ export function parsePgUrl(location: string): PgTarget {
   const board = boards[0] ?? DEFAULT_BOARD;
   if (!BOARD_NAME.test(board)) throw usage(`${display(url)}: board name "${board}" must be 1–64 of [A-Za-z0-9._-]`);
   url.searchParams.delete('board');
+  // node-postgres verifies the certificate and the host's name for these modes (as verify-full, not as libpq
+  // does) and says so in a many-line warning on stderr; spelt verify-full, the same connection says nothing.
+  if (LIKE_VERIFY_FULL.has(url.searchParams.get('sslmode') ?? '') && url.searchParams.get('uselibpqcompat') !== 'true') url.searchParams.set('sslmode', 'verify-full');
   const target: PgTarget = { connectionString: url.toString(), board, display: display(url), handOff: withoutPassword(location) };
   const timeout = url.searchParams.get('connect_timeout');
   if (timeout !== null) {

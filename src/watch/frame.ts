@@ -1,5 +1,6 @@
 import type { WatchEvent } from './events.js';
-import { paint, span, type Line, type Style } from './paint.js';
+import { span } from '../format/span.js';
+import { paint, type Line, type Style } from './paint.js';
 import type { Summary } from './summary.js';
 import { blocks, headLines, layout } from './view.js';
 

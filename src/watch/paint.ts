@@ -1,3 +1,5 @@
+import { printable } from '../format/printable.js';
+
 // Lines of the view as runs of text with a tone, cut to the terminal's width
 // and painted with SGR colours only where colour is wanted.
 
@@ -23,7 +25,9 @@ export function paint(line: Line, columns: number, style: Style): string {
   let out = '';
   let left = columns;
   for (let i = 0; i < line.length && left > 0; i++) {
-    const [text, tone] = line[i]!;
+    // Board text is shown, never obeyed: its controls escaped, as every message writes them.
+    const text = printable(line[i]![0]);
+    const tone = line[i]![1];
     let piece = text;
     const w = style.width(text);
     if (w > left || (w === left && restWidth(line, i + 1, style) > 0)) piece = cut(text, left - 1, style) + (style.glyphs ? '…' : '~');
@@ -35,7 +39,7 @@ export function paint(line: Line, columns: number, style: Style): string {
 
 function restWidth(line: Line, from: number, style: Style): number {
   let w = 0;
-  for (let i = from; i < line.length; i++) w += style.width(line[i]![0]);
+  for (let i = from; i < line.length; i++) w += style.width(printable(line[i]![0]));
   return w;
 }
 
@@ -51,16 +55,6 @@ function cut(text: string, columns: number, style: Style): string {
     used += w;
   }
   return out;
-}
-
-/** A span of time as a person reads it at a glance: `45s`, `4m05s`, `2h03m`, `3d04h`. */
-export function span(ms: number): string {
-  const s = Math.floor(Math.abs(ms) / 1000);
-  const two = (n: number) => String(n).padStart(2, '0');
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${two(s % 60)}s`;
-  if (s < 86_400) return `${Math.floor(s / 3600)}h${two(Math.floor(s / 60) % 60)}m`;
-  return `${Math.floor(s / 86_400)}d${two(Math.floor(s / 3600) % 24)}h`;
 }
 
 /** A bar of `cells` cells, `done` of `total` filled. */

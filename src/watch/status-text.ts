@@ -1,4 +1,5 @@
-import { paint, span, type Line } from './paint.js';
+import { span } from '../format/span.js';
+import { paint, type Line } from './paint.js';
 import { PLAIN } from './style.js';
 import type { Summary } from './summary.js';
 import { blocks, headLines } from './view.js';

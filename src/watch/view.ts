@@ -1,5 +1,7 @@
+import { printable } from '../format/printable.js';
 import type { WatchEvent } from './events.js';
-import { bar, paint, span, type Line, type Seg, type Style } from './paint.js';
+import { span, spanAhead } from '../format/span.js';
+import { bar, paint, type Line, type Seg, type Style } from './paint.js';
 import type { ClaimView, Summary } from './summary.js';
 
 // The summary as lines: the same blocks for `status` (all of them, once) and
@@ -31,9 +33,11 @@ export function headLines(s: Summary, style: Style, maxSections = Infinity): Lin
   const shown = s.sections.length > maxSections ? s.sections.slice(0, Math.max(0, maxSections - 1)) : s.sections;
   // A loop, not Math.max(...): a board may have very many sections.
   let nameWidth = 8;
-  for (const x of shown) nameWidth = Math.min(24, Math.max(nameWidth, style.width(x.name ?? '(no heading)')));
+  // Measured as painted: a heading's controls show escaped (see paint).
+  const nameOf = (x: (typeof shown)[number]) => printable(x.name ?? '(no heading)');
+  for (const x of shown) nameWidth = Math.min(24, Math.max(nameWidth, style.width(nameOf(x))));
   for (const x of shown) {
-    const name = x.name ?? '(no heading)';
+    const name = nameOf(x);
     out.push([[fitName(name, nameWidth, style)], [' '], ...bar(x.done, x.total, 20, style), [` ${x.done}/${x.total} done`]]);
   }
   if (shown.length < s.sections.length) out.push([[`… ${s.sections.length - shown.length} more sections`, 'dim']]);
@@ -83,7 +87,7 @@ function claimLine(c: ClaimView, style: Style): Line {
   const held: Seg = [`  held ${span(c.heldMs ?? 0)}`];
   if (c.state === 'lapsed') return [[`  ${style.glyphs ? '⚠' : '!'} LAPSED  `, 'red'], [c.id], who, held, [`  lapsed ${span(c.leftMs ?? 0)} ago, waits for a reaper or a taker`, 'red'], text];
   const left = c.leftMs ?? 0;
-  return [[`  ${span(left).padStart(8)}  `, left < 60_000 ? 'yellow' : 'green'], [c.id], who, held, [` of ${c.lease ?? '30m'}`, 'dim'], text];
+  return [[`  ${spanAhead(left).padStart(8)}  `, left < 60_000 ? 'yellow' : 'green'], [c.id], who, held, [` of ${c.lease ?? '30m'}`, 'dim'], text];
 }
 
 function eventLine(e: WatchEvent, clock: (ms: number) => string): Line {

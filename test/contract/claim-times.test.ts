@@ -34,6 +34,6 @@ describe('a claim time that names no instant', () => {
 
   it.skipIf(!kinds.includes(pgKind))('makes import fail with one USAGE line naming its line, and the board is not made', async () => {
     const err = await errorOf(pgKind.make('# T\n\n- [ ] fine\n- [🟡, x, 2026-02-30T00:00:00Z] odd\n'));
-    expect([err.code, err.message]).toEqual(['USAGE', 'line 4: the claim time 2026-02-30T00:00:00Z names no instant (no such day, or an hour, minute or offset out of range)']);
+    expect([err.code, err.message]).toEqual(['USAGE', 'line 4: the claim time 2026-02-30T00:00:00Z names no instant (no such day; an hour, minute or offset out of range; or outside years 1–9999 UTC)']);
   });
 });

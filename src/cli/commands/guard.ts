@@ -1,10 +1,11 @@
-import { readFileSync, realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { randomHex } from '../../builtins.js';
 import { Board } from '../../board/board.js';
 import { MdclaimError, usage } from '../../errors.js';
 import { one } from '../args.js';
 import { EXIT } from '../exit.js';
+import { namesWritten } from '../followed-path.js';
 import { printJson } from '../output.js';
 import { pathBoard } from './kind.js';
 import type { Command } from './types.js';
@@ -28,12 +29,14 @@ export const guard: Command = async (any, p, io) => {
   const cwd = typeof input.cwd === 'string' ? input.cwd : process.cwd();
   // Paths on the board are relative to its file's directory; a database board's to the project the hook runs in.
   const base = any instanceof Board ? dirname(resolve(any.path)) : cwd;
-  const path = inside(base, resolve(cwd, target));
-  if (path === undefined) return EXIT.OK;
+  // The name written and, through a symlink, the file the kernel would open: both are asked about.
+  const names = namesWritten(base, resolve(cwd, target));
+  if (names.length === 0) return EXIT.OK;
+  const path = names[0]!;
   // Without a name, every holder is someone else: a made-up name holds nothing.
   const by = one(p, 'by') ?? process.env['MDCLAIM_BY'] ?? `guard-${randomHex(8)}`;
   try {
-    await pathBoard(any, 'guard').checkPaths({ by, writes: [path] });
+    await pathBoard(any, 'guard').checkPaths({ by, writes: names });
     return EXIT.OK;
   } catch (err) {
     if (!(err instanceof MdclaimError) || err.code !== 'CONFLICT') throw err;
@@ -57,19 +60,4 @@ function readHookInput(): HookInput {
     // said below
   }
   throw usage('guard reads the editor hook\'s JSON on stdin, e.g. {"tool_name":"Edit","tool_input":{"file_path":"/abs/src/a.ts"}}');
-}
-
-/** `file` relative to `base`, or undefined when it lies outside it (nothing on the board can name it); symlinks resolved where they exist. */
-function inside(base: string, file: string): string | undefined {
-  const rel = relative(real(base), resolve(real(dirname(file)), basename(file)));
-  if (rel === '' || rel === '..' || rel.startsWith('../') || isAbsolute(rel)) return undefined;
-  return rel;
-}
-
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }

@@ -1,5 +1,6 @@
 import { selectTasks } from '../../board/select.js';
-import { formatLeft, standings, type Standing } from '../../board/standing.js';
+import { standings, type Standing } from '../../board/standing.js';
+import { spanAhead } from '../../format/span.js';
 import type { Task } from '../../format/task.js';
 import { has, one } from '../args.js';
 import { EXIT } from '../exit.js';
@@ -49,8 +50,8 @@ function state(t: Task, s: Standing): string {
 function standingText(t: Task, s: Standing): string {
   const by = t.by === undefined ? '' : ` by ${t.by}`;
   if (s.lapsed) return `${t.status}${by}, lapsed`;
-  if (s.timeLeftMs !== undefined) return `${t.status}${by}, ${formatLeft(s.timeLeftMs)} left`;
-  if (s.retryInMs !== undefined) return `${t.status}, retry in ${formatLeft(s.retryInMs)}`;
+  if (s.timeLeftMs !== undefined) return `${t.status}${by}, ${spanAhead(s.timeLeftMs)} left`;
+  if (s.retryInMs !== undefined) return `${t.status}, retry in ${spanAhead(s.retryInMs)}`;
   if (s.blockedBy) return `${t.status}, blocked by ${s.blockedBy.by ?? 'someone unnamed'} on ${s.blockedBy.task} (${s.blockedBy.path})`;
   return t.status + by;
 }
