@@ -113,8 +113,8 @@ export class Board implements TaskBoard, PathLocking {
 
   /**
    * Claim one task by id: the first claimable line with that id (exact
-   * duplicates share one), else renew the caller's own claim of it. Throws
-   * CONFLICT (with `holder`) when someone else holds it, or it is finished or
+   * duplicates share one). Throws CONFLICT (with `holder`) when a live claim
+   * holds it, the caller's own included (heartbeat renews), or it is finished or
    * blocked; NOT_FOUND when no task has the id; USAGE when the id is a tracker
    * key on several tasks (the message lists their ids).
    */

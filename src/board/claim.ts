@@ -31,27 +31,24 @@ export interface NextFilter {
 /**
  * Rewrite one task's marker as claimed by `by` now, with its lease. A new
  * claim starts with no locks: whatever lock lines the line had (a lapsed
- * holder's, taken over) go in the same write. A renewal of one's own live
- * claim keeps them. A new claim, a takeover too, counts an attempt and ends
- * a retry's wait; a renewal is no new attempt. The task returned (its id,
+ * holder's, taken over) go in the same write. A claim, a takeover too,
+ * counts an attempt and ends a retry's wait. The task returned (its id,
  * tags, times) is built once the lock is let go; what the line must read as
  * is known without it.
  */
-function claimChange(src: ByteString, seen: Seen, args: ClaimArgs, renewal = false): Plan<Task> {
+function claimChange(src: ByteString, seen: Seen, args: ClaimArgs): Plan<Task> {
   const claimedAt = formatClaimedAt(args.now);
   const marker = { status: 'claimed' as const, by: args.by, claimedAt, leaseMs: args.leaseMs };
-  const counting = !renewal && countsAttempts(seen, args.maxAttempts);
+  const counting = countsAttempts(seen, args.maxAttempts);
   const attempts = attemptsOf(seen.t.marker.status, seen.tries) + 1;
   const tries = counting ? recordedTries('claimed', attempts) : keptTries(seen, 'claimed');
   const newMarker = bytes(renderMarker(marker));
   // A claim ends a retry's wait: a line that waited loses its not-before time.
   const lineEdit = counting || seen.tries?.notBefore !== undefined ? markerAndTriesEdit(src, seen, newMarker, renderTries('claimed', counting ? attempts : attemptsOf('claimed', seen.tries))) : markerEdit(seen, newMarker);
-  const edits = [lineEdit, ...(renewal ? [] : dropLocks(src, seen))];
+  const edits = [lineEdit, ...dropLocks(src, seen)];
   const text = utf8(src, seen.text[0], seen.text[1]);
-  // A renewal says nothing of the locks: they stay as they read (see checkReading).
-  const want: Changed['want'] = { status: 'claimed', text, by: args.by, claimedAt, lease: formatDuration(args.leaseMs), ...tries, ...(renewal ? {} : { locks: [] }) };
-  const drop = renewal ? (['commit', 'reason'] as const) : (['commit', 'reason', 'locks'] as const);
-  const later = () => withTries(reshaped(taskOf(src, seen), { status: 'claimed', by: args.by, ...claimTimes(marker) }, drop), tries);
+  const want: Changed['want'] = { status: 'claimed', text, by: args.by, claimedAt, lease: formatDuration(args.leaseMs), ...tries, locks: [] };
+  const later = () => withTries(reshaped(taskOf(src, seen), { status: 'claimed', by: args.by, ...claimTimes(marker) }, ['commit', 'reason', 'locks']), tries);
   return { edits, later, changes: [{ seen, want }] };
 }
 
@@ -149,10 +146,12 @@ function hasTags(src: ByteString, text: [number, number], tags: readonly string[
 }
 
 /**
- * Claim one task by id: the first line with that id that is claimable, else
- * one the same claimant holds already (a renewal). Exact duplicates share an
- * id and are interchangeable here. A tracker key on several lines names no
- * one task, so it is refused as a usage error listing the ids to use instead.
+ * Claim one task by id: the first line with that id that is claimable. A
+ * live claim is never claimable, whoever asks: the holder's own included
+ * (it renews with a heartbeat), so two claimants under one name never both
+ * hold a task. Exact duplicates share an id and are interchangeable here. A
+ * tracker key on several lines names no one task, so it is refused as a
+ * usage error listing the ids to use instead.
  */
 export function claimById(src: ByteString, id: string, args: ClaimArgs): Plan<Task> {
   const now = cutoff(args.now);
@@ -161,17 +160,13 @@ export function claimById(src: ByteString, id: string, args: ClaimArgs): Plan<Ta
   if (found.length === 0) throw new MdclaimError('NOT_FOUND', `no task with id ${id}`);
   if (form === 'key' && found.length > 1) throw ambiguousKey(src, id, found);
   const pick = found.find(claimable);
-  if (pick && atBudget(pick, args.maxAttempts)) {
+  if (!pick) throw notClaimable(taskOf(src, found[0]!), args.now, args.by);
+  if (atBudget(pick, args.maxAttempts)) {
     // Parked, not taken: the caller learns it as a failed task (the board turns that into a CONFLICT).
     return withParks(src, [pick], { edits: [], later: () => parkedTask(src, pick), changes: [] });
   }
-  if (pick) {
-    refuseHeldPaths(src, pick, now);
-    return claimChange(src, pick, args);
-  }
-  const own = found.find((s) => s.t.marker.status === 'claimed' && s.t.marker.by === args.by);
-  if (!own) throw notClaimable(taskOf(src, found[0]!), args.now);
-  return claimChange(src, own, args, true);
+  refuseHeldPaths(src, pick, now);
+  return claimChange(src, pick, args);
 }
 
 /** CONFLICT naming who holds what, when a live claim on another line holds a path this task declares. */

@@ -177,11 +177,12 @@ describe.each(kinds)('path locks on the $name board', (kind) => {
     }
   });
 
-  it('keeps the locks of a live claim its holder renews by claiming it again', async () => {
+  it('keeps the locks of a live claim its holder renews by heartbeat, and refuses its holder a claim of it', async () => {
     const b = await make('A {writes: src/a.ts}', 'B');
     const a = await b.board.claim(await idOf(b.board, 'A'), { by: 'dana' });
     await b.board.lockPaths(a.id, { by: 'dana', writes: ['docs/api.md'] });
-    const renewed = await b.board.claim(a.id, { by: 'dana' });
+    expect((await errorOf(b.board.claim(a.id, { by: 'dana' }))).message).toMatch(/heartbeat renews it/);
+    const renewed = await b.board.heartbeat(a.id, { by: 'dana' });
     expect(renewed.locks?.map((l) => `${l.mode} ${l.path}`)).toEqual(['write docs/api.md']);
   });
 
