@@ -11,7 +11,7 @@ import { notClaimable } from './conflict.js';
 import { boardHolds, declaredOf, heldBy, holdsOf, mayHoldPaths, refuseBadDeclared, type Hold, type Paths } from './held.js';
 import { atBudget, countsAttempts, parkedTask, withParks } from './park.js';
 import { dropLocks, keptTries, markerAndTriesEdit, markerEdit, withTries, type Changed, type Plan } from './plan.js';
-import { attemptsOf, recordedTries, renderTries } from '../format/attempts.js';
+import { attemptsOf, MAX_ATTEMPTS, recordedTries, renderTries } from '../format/attempts.js';
 import { lookup, seenAt, taskOf, walk, walkLines, type Seen } from './walk.js';
 
 export interface ClaimArgs {
@@ -40,7 +40,8 @@ function claimChange(src: ByteString, seen: Seen, args: ClaimArgs): Plan<Task> {
   const claimedAt = formatClaimedAt(args.now);
   const marker = { status: 'claimed' as const, by: args.by, claimedAt, leaseMs: args.leaseMs };
   const counting = countsAttempts(seen, args.maxAttempts);
-  const attempts = attemptsOf(seen.t.marker.status, seen.tries) + 1;
+  // Saturates at the most a line records: a count never stops a claim.
+  const attempts = Math.min(attemptsOf(seen.t.marker.status, seen.tries) + 1, MAX_ATTEMPTS);
   const tries = counting ? recordedTries('claimed', attempts) : keptTries(seen, 'claimed');
   const newMarker = bytes(renderMarker(marker));
   // A claim ends a retry's wait: a line that waited loses its not-before time.

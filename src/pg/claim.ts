@@ -7,6 +7,7 @@ import type { Conn } from './db.js';
 import { logged } from './history-sql.js';
 import { HOLD_COLUMNS, heldBy, lockBoardPaths, PathRace, type HoldRow } from './held.js';
 import { rowText, taskColumns, toTask, type TaskRow } from './rows.js';
+import { MAX_ATTEMPTS } from '../format/attempts.js';
 
 // A claim is one statement: pick the first claimable row in board order and
 // lock it (a MATERIALIZED CTE, so the planner cannot fold it into the UPDATE
@@ -16,11 +17,11 @@ import { rowText, taskColumns, toTask, type TaskRow } from './rows.js';
 // ⏰ rule too: readiness is kept on the row). Sent alone, in autocommit, it is
 // the whole claim in one round trip (see claimNextAlone).
 
-// Attempts (migration 4): a claim (a takeover too) counts an attempt where the line counts, or the claimer's budget ($B) asks
-// (src/board/claim.ts, claimChange); any claim ends a retry's wait.
+// Attempts (migration 4): a claim (a takeover too) counts an attempt where the line counts, or the claimer's budget ($B) asks,
+// up to the most a line can write (src/board/claim.ts, claimChange); any claim ends a retry's wait.
 const SET_ATTEMPTS = `not_before = NULL, (body, tries_len, attempts) = (SELECT * FROM mdclaim.set_tries(t.body, t.text_end, t.tries_len, 'claimed',
-    coalesce(t.attempts, mdclaim.implied_attempts(picked.was))
-      + CASE WHEN t.attempts IS NOT NULL OR $B::int IS NOT NULL THEN 1 ELSE 0 END, NULL))`;
+    least(coalesce(t.attempts, mdclaim.implied_attempts(picked.was))
+      + CASE WHEN t.attempts IS NOT NULL OR $B::int IS NOT NULL THEN 1 ELSE 0 END, ${MAX_ATTEMPTS}), NULL))`;
 
 const SET_CLAIM = `status = 'claimed', by = $2, claimed_at = date_trunc('second', now()), lease_ms = $3,
   expires_at = date_trunc('second', now()) + $3::bigint * interval '1 millisecond', marker = NULL, commit = NULL, reason = NULL,
