@@ -4,11 +4,13 @@ import { bytes, utf8, type ByteString } from '../format/bytes.js';
 import { formatDuration } from '../format/duration.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
 import { settledRun } from '../format/settled-run.js';
-import { claimTimes, parseTags, reshaped, textAndTries, textBetween, type Task } from '../format/task.js';
+import { claimTimes, FAILED_SEP, parseTags, reshaped, textAndTries, textBetween, type Task } from '../format/task.js';
 import type { TaskScanner } from '../format/scan.js';
 import { blockingHold, cutoff, isClaimable, isDue, isLapsedAt, type Cutoff } from './claimable.js';
 import { notClaimable } from './conflict.js';
-import { boardHolds, declaredOf, heldBy, holdsOf, mayHoldPaths, refuseBadDeclared, type Hold, type Paths } from './held.js';
+import { boardHolds, declaredOf, heldBy, holdsOf, mayHoldPaths, type Hold, type Paths } from './held.js';
+import { lineRefusal, refuseLine } from './unclaimable.js';
+import type { PassedOver } from './types.js';
 import { atBudget, countsAttempts, parkedTask, withParks } from './park.js';
 import { dropLocks, keptTries, markerAndTriesEdit, markerEdit, withTries, type Changed, type Plan } from './plan.js';
 import { attemptsOf, MAX_ATTEMPTS, recordedTries, renderTries } from '../format/attempts.js';
@@ -65,10 +67,16 @@ export function worktreeOf(section: string): string | undefined {
   return worktree === null ? undefined : worktree[1]!.trim();
 }
 
-/** Claim the first claimable task in file order that matches the filter; null when there is none. */
-export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs): Plan<Task | null> {
+/**
+ * Claim the first claimable task in file order that matches the filter; null
+ * when there is none. A task its own line keeps from being claimed (see
+ * lineRefusal) is passed over, and told in `passed`: it stops no claim of the
+ * tasks after it.
+ */
+export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs, passed: PassedOver[] = []): Plan<Task | null> {
   const tags = filter.tags ?? [];
   const now = cutoff(args.now);
+  const passOver = (s: Seen, refused: MdclaimError) => void passed.push({ task: taskOf(src, s), reason: refused.message });
   if (args.maxAttempts !== undefined || mayHoldPaths(src)) {
     // A board with path declarations or locks: every line's holds matter (see firstFree). A budget: lapsed claims past it are parked on the way.
     const parked: Seen[] = [];
@@ -78,12 +86,15 @@ export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs):
         (filter.section === undefined || sectionMatches(s.t.section, filter.section)) &&
         (tags.length === 0 || hasTags(src, s.text, tags));
       if (ok && atBudget(s, args.maxAttempts)) parked.push(s);
-      return ok && !atBudget(s, args.maxAttempts);
+      if (!ok || atBudget(s, args.maxAttempts)) return false;
+      const refused = lineRefusal(utf8(src, s.text[0], s.text[1]), s.t.line);
+      if (refused !== null) passOver(s, refused);
+      return refused === null;
     };
     const free = firstFree(src, wanted, now);
+    // Only what comes before the task taken was passed over.
+    if (free) passed.splice(0, passed.length, ...passed.filter((p) => p.task.line < free.t.line));
     if (!free) return withParks(src, parked, { edits: [], result: null, changes: [] });
-    // Only the task taken may be refused for its declaration: a bad one below it stops nobody.
-    refuseBadDeclared(src, free);
     return withParks(src, parked, claimChange(src, free, args));
   }
   let allDone = false;
@@ -98,11 +109,17 @@ export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs):
     const byMarker = s.claimTime >= 0 ? isLapsedAt(src, s.claimTime, now) : isClaimable(s.marker(), aboveAllDone, now, undefined);
     const claimable = byMarker && isDue(notBeforeOf(src, s), now);
     allDone = aboveAllDone;
-    return (
+    const wanted =
       claimable &&
       (filter.section === undefined || sectionMatches(s.section, filter.section)) &&
-      (tags.length === 0 || hasTags(src, textBetween(src, s.status, s.markerEnd, s.end), tags))
-    );
+      (tags.length === 0 || hasTags(src, textBetween(src, s.status, s.markerEnd, s.end), tags));
+    // No line here declares a path (see mayHoldPaths): only the reason's separator can keep it from being claimed.
+    if (!wanted || !src.slice(s.markerEnd, s.end).includes(FAILED_SEP)) return wanted;
+    const seen = seenAt(src, s, aboveAllDone);
+    const refused = lineRefusal(utf8(src, seen.text[0], seen.text[1]), seen.t.line);
+    if (refused === null) return true;
+    passOver(seen, refused);
+    return false;
   }, undefined, settled);
   if (!picked) return { edits: [], result: null, changes: [] };
   return claimChange(src, seenAt(src, picked, allDone), args);
@@ -166,6 +183,7 @@ export function claimById(src: ByteString, id: string, args: ClaimArgs): Plan<Ta
     // Parked, not taken: the caller learns it as a failed task (the board turns that into a CONFLICT).
     return withParks(src, [pick], { edits: [], later: () => parkedTask(src, pick), changes: [] });
   }
+  refuseLine(utf8(src, pick.text[0], pick.text[1]), pick.t.line);
   refuseHeldPaths(src, pick, now);
   return claimChange(src, pick, args);
 }

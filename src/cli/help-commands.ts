@@ -29,7 +29,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     flags: ['by', 'lease', 'tag', 'section', 'max-attempts', 'quiet'],
     summary: 'claim the first claimable task in board order',
     about:
-      'Claim the first task in board order that may be claimed: open, a lapsed claim, or a [⏰] whose tasks above are all done, that no live claim\'s paths block and that waits for no retry\'s time (// Attempts: N, not before T). Prints the claim; without --by an 8-hex id is made up and shown.',
+      'Claim the first task in board order that may be claimed: open, a lapsed claim, or a [⏰] whose tasks above are all done, that no live claim\'s paths block and that waits for no retry\'s time (// Attempts: N, not before T). A task its own line keeps from being claimed (a declared path outside the tree, " // Failed:" in its text) is passed over with one line on stderr saying why. Prints the claim; without --by an 8-hex id is made up and shown.',
     options: { by: 'who claims (or MDCLAIM_BY; default: a made-up 8-hex id)', quiet: 'print only the task id (needs --by or MDCLAIM_BY)' },
     examples: ['id=$(mdclaim next --by "$AGENT" -q) && echo "working on $id"', 'mdclaim next --by a1 --tag backend --lease 2h'],
     exits: '0 claimed, 3 nothing claimable',
@@ -110,7 +110,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     args: 'text',
     flags: ['section', 'quiet'],
     summary: 'append an open task',
-    about: 'Append an open task with this text, at the end of the board or of --section.',
+    about: 'Append an open task with this text, at the end of the board or of --section. A text nobody could claim is refused: a declared path outside the tree, or " // Failed:" (only a failure\'s reason follows it).',
     options: { section: 'append at the end of section S (a heading, created if missing)' },
     examples: ['mdclaim add "PLAT-13 Rate-limit the login {backend}"', 'mdclaim add --section Frontend "Fix the header {writes: src/header.tsx}"'],
     exits: '0 added',

@@ -1,9 +1,10 @@
 import { MdclaimError, usage } from '../errors.js';
 import { named } from '../format/named.js';
 import { notClaimable } from '../board/conflict.js';
-import { refuseBadDeclaration } from '../board/held.js';
+import { lineRefusal, refuseLine } from '../board/unclaimable.js';
+import { FAILED_SEP } from '../format/task.js';
 import type { Task } from '../format/task.js';
-import type { Conn } from './db.js';
+import { RolledBack, type Conn } from './db.js';
 import { logged } from './history-sql.js';
 import { HOLD_COLUMNS, heldBy, lockBoardPaths, PathRace, type HoldRow } from './held.js';
 import { rowText, taskColumns, toTask, type TaskRow } from './rows.js';
@@ -40,9 +41,11 @@ const CLAIM_EVENT = `CASE WHEN was <> 'claimed' THEN 'claimed' ELSE 'taken over'
 function claimStatement(picked: string, via: string, budget: string, token: string, alone = 'false', before = ''): string {
   return `WITH ${before}picked AS MATERIALIZED (${picked}),
   deferred AS (SELECT ${alone}::boolean AND EXISTS (SELECT 1 FROM picked p JOIN mdclaim.task d ON d.uid = p.uid
-    -- Paths kept on the row, or a declaration in its text that may not normalise (the line is then refused, and
-    -- only a transaction can give the claim back): the pattern mdclaim's declaration parser starts from.
-    WHERE cardinality(d.writes) + cardinality(d.reads) > 0 OR d.text ~ '\\{[ \\t]*(writes|reads)[ \\t]*:') AS deferred),
+    -- Paths kept on the row, or a text that may keep the line from being claimed (see lineRefusal: it is then
+    -- refused or passed over, and only a transaction can give the claim back): a declaration, as mdclaim's
+    -- declaration parser starts one, or the failure reason's separator.
+    WHERE cardinality(d.writes) + cardinality(d.reads) > 0 OR d.text ~ '\\{[ \\t]*(writes|reads)[ \\t]*:'
+      OR strpos(' ' || d.text, '${FAILED_SEP}') > 0) AS deferred),
   -- A claim starts without locks: a lapsed holder's, or lock lines an open task was imported with (as on the file board).
   dropped AS (DELETE FROM mdclaim.path_lock l USING picked, deferred WHERE l.task = picked.uid AND NOT deferred.deferred),
   claimed AS (
@@ -62,8 +65,9 @@ function claimStatement(picked: string, via: string, budget: string, token: stri
 // claims and blocked ⏰ are never scanned. Rows another claimer has locked are skipped:
 // claimers never queue behind each other. (When both candidates exist, the
 // one not taken stays locked until this statement commits.)
-const FILTER = `v.board = $1 AND v.tags @> $4::text[] AND ($5::text IS NULL OR v.section = $5 OR v.worktree = $5)`;
-const NEXT_ARGS = 8;
+// $9: the rows next passes over (see PassOver).
+const FILTER = `v.board = $1 AND v.tags @> $4::text[] AND ($5::text IS NULL OR v.section = $5 OR v.worktree = $5) AND v.uid <> ALL($9::bigint[])`;
+const NEXT_ARGS = 9;
 const NEXT = claimStatement(
   `SELECT uid, was, was_by FROM (SELECT * FROM waiting UNION ALL SELECT * FROM lapsing) first ORDER BY position LIMIT 1`,
   'next',
@@ -107,16 +111,25 @@ export interface PgNext {
   maxAttempts?: number;
 }
 
-function nextParams(a: PgNext, token: string | null, alone: boolean): unknown[] {
-  const params = [a.board, a.by, a.leaseMs, a.tags, a.section ?? null, a.maxAttempts ?? null, token, alone];
+function nextParams(a: PgNext, token: string | null, alone: boolean, passed: readonly string[] = []): unknown[] {
+  const params = [a.board, a.by, a.leaseMs, a.tags, a.section ?? null, a.maxAttempts ?? null, token, alone, passed];
   if (params.length !== NEXT_ARGS) throw new Error('next: parameters out of step with the statement');
   return params;
 }
 
-/** Call inside a transaction; PathRace means roll back and try again. */
-export async function claimNext(c: Conn, a: PgNext): Promise<Task | null> {
-  const [row] = await c.query<TaskRow>(NEXT, nextParams(a, null, false));
+/** A task next would take but for what its own line says (see lineRefusal): roll back, and claim again passing over its row. */
+export class PassOver extends RolledBack {
+  constructor(readonly uid: string, readonly task: Task, readonly reason: string) {
+    super(reason);
+  }
+}
+
+/** Call inside a transaction, passing over the rows `passed`; PathRace means roll back and try again, PassOver the same without its row. */
+export async function claimNext(c: Conn, a: PgNext, passed: readonly string[] = []): Promise<Task | null> {
+  const [row] = await c.query<TaskRow>(NEXT, nextParams(a, null, false, passed));
   if (row?.uid == null) return null;
+  const refused = lineRefusal(rowText(row), row.line);
+  if (refused !== null) throw new PassOver(row.uid, toTask(row), refused.message);
   await pathsStillFree(c, a.board, row);
   return toTask(row);
 }
@@ -172,7 +185,7 @@ export async function claimById(
  */
 async function pathsStillFree(c: Conn, board: number, r: TaskRow): Promise<void> {
   // The row keeps only the paths that normalise; its text still says what the line declares (USAGE rolls the claim back).
-  refuseBadDeclaration(rowText(r), r.line);
+  refuseLine(rowText(r), r.line);
   if (r.writes.length === 0 && r.reads.length === 0) return;
   await lockBoardPaths(c, board);
   const [raced] = await c.query(`SELECT 1 FROM mdclaim.blocking_holds($1, $2, $3, $4) LIMIT 1`, [board, r.uid, r.writes, r.reads]);

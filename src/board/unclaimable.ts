@@ -1,0 +1,38 @@
+import { usage, type MdclaimError } from '../errors.js';
+import { parseDeclared } from '../format/declared.js';
+import { named } from '../format/named.js';
+import { FAILED_SEP } from '../format/task.js';
+
+// What a task's own line may hold for mdclaim to claim it, whatever else the board holds: one rule
+// for `add` (refused before it is written), `claim` (a usage error naming the line) and `next`
+// (passed over, with a warning naming the task), on every board.
+
+/**
+ * Why a text cannot be claimed, or null: a declared path that does not
+ * normalise (claimed, it would hold nothing there), or the failure
+ * reason's separator (` // Failed:`), which a failed line reads its reason
+ * after: such a task could be claimed but never failed.
+ */
+export function textRefusal(text: string): string | null {
+  // The blank after the marker comes before the text: a text starting `// Failed:` holds it too.
+  if (` ${text}`.includes(FAILED_SEP)) return `holds "${FAILED_SEP.trim()}" in its text, where only a failure's reason may follow`;
+  const errors = text.includes('{') ? parseDeclared(text).errors : [];
+  return errors.length > 0 ? `declares ${errors[0]!}` : null;
+}
+
+/** textRefusal for a task's line: a usage error naming the line, or null. */
+export function lineRefusal(text: string, line: number): MdclaimError | null {
+  const why = textRefusal(text);
+  return why === null ? null : usage(`line ${line} ${why} (fix the line to claim it)`);
+}
+
+/** Throw lineRefusal's error, if any. */
+export function refuseLine(text: string, line: number): void {
+  const refused = lineRefusal(text, line);
+  if (refused !== null) throw refused;
+}
+
+/** The one line that tells a task was passed over: `passed over 1a2b3c4d5e6f "…": line 3 declares … (fix the line to claim it)`. */
+export function passedOverLine(p: { task: { id: string; text: string }; reason: string }): string {
+  return `passed over ${named(p.task)}: ${p.reason}`;
+}
