@@ -6,7 +6,7 @@ export type { OpenOptions } from './board/open.js';
 export { PgBoard } from './pg/board.js';
 export type { PgBoardOptions } from './pg/board.js';
 export type { BoardOptions } from './board/board.js';
-export type { TaskBoard, NextOptions, ClaimOptions, HolderOptions, ReapOptions, RetryOptions, HistoryEvent } from './board/types.js';
+export type { TaskBoard, NextOptions, PassedOver, ClaimOptions, HolderOptions, ReapOptions, RetryOptions, HistoryEvent } from './board/types.js';
 export type { EditConflict, EditResult } from './board/edit.js';
 export { MdclaimError } from './errors.js';
 export type { ErrorCode } from './errors.js';

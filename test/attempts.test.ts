@@ -53,9 +53,8 @@ describe('the attempts field', () => {
     const taken = await board.claim(first!.id, { by: 'a3' });
     expect(taken).toMatchObject({ id: first!.id, by: 'a3', attempts: 3 });
     expect(read(file)).toBe('- [🟡, a3, 2026-12-02T08:00:00Z] one {x} // Attempts: 3\n');
-    // A renewal by its holder is no new attempt.
+    // A heartbeat by its holder is no new attempt.
     c.add(1000);
-    await board.claim(first!.id, { by: 'a3' });
     await board.heartbeat(first!.id, { by: 'a3' });
     expect((await board.list())[0]!.attempts).toBe(3);
     c.add(LEASE);

@@ -240,10 +240,10 @@ describe('path locks', () => {
     ]);
   });
 
-  it('stay through a renewal of one’s own live claim', async () => {
+  it('stay through a heartbeat of one’s own live claim', async () => {
     const { b, a } = await held();
     await b.lockPaths(a.id, { by: 'dana', writes: ['x.ts'] });
-    expect((await b.claim(a.id, { by: 'dana' })).locks).toHaveLength(1);
+    expect((await b.heartbeat(a.id, { by: 'dana' })).locks).toHaveLength(1);
   });
 
   it('come back byte for byte on bare ADW lines, nested and numbered items, CRLF and a missing final newline', async () => {

@@ -180,7 +180,8 @@ function claimableMarkers(src: string, tasks: Task[]): [number, number][] {
       section = t.section;
       allDone = true;
     }
-    const claimable = t.status === 'open' || (t.status === 'blocked' && allDone) || (t.status === 'claimed' && t.claimedAt !== undefined && Date.parse(t.claimedAt) <= Date.now() - 30 * 60_000);
+    // A text holding the failure reason's separator is claimed by no one (it could never be failed).
+    const claimable = (t.status === 'open' || (t.status === 'blocked' && allDone) || (t.status === 'claimed' && t.claimedAt !== undefined && Date.parse(t.claimedAt) <= Date.now() - 30 * 60_000)) && !` ${t.text}`.includes(' // Failed:');
     if (claimable) {
       const from = starts[t.line - 1]!;
       const s = src.indexOf('[', from);

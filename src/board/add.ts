@@ -1,6 +1,5 @@
 import { MdclaimError, usage } from '../errors.js';
 import { bytes, type ByteString } from '../format/bytes.js';
-import { parseDeclared } from '../format/declared.js';
 import type { Edit } from '../format/edit.js';
 import { TaskScanner, type Heading } from '../format/scan.js';
 import { sectionName } from '../format/section.js';
@@ -8,6 +7,7 @@ import { toTask, type Task } from '../format/task.js';
 import { applyEdits, checkReading, lineAt } from './check-reading.js';
 import { sectionMatches } from './claim.js';
 import type { Plan } from './plan.js';
+import { textRefusal } from './unclaimable.js';
 import { KeyCount, walk, type Seen } from './walk.js';
 
 /**
@@ -23,8 +23,8 @@ export function add(src: ByteString, text: string, named?: string): Plan<Task> {
   if (clean === '') throw usage('the task text is empty');
   if (/[\r\n\u2028\u2029]/.test(clean)) throw usage('the task text must be one line');
   // A task nobody could claim is refused before it is written.
-  const declared = parseDeclared(clean);
-  if (declared.errors.length > 0) throw usage(`the task declares ${declared.errors[0]}`);
+  const refused = textRefusal(clean);
+  if (refused !== null) throw usage(`the task ${refused}`);
 
   const scanner = new TaskScanner(src);
   const all: Seen[] = [];

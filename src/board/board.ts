@@ -20,7 +20,7 @@ import { warmUp } from './warm-up.js';
 import { budget, checkBy, checkHolder, checkId, checkSection, checkTags } from './checks.js';
 import { parkedIsConflict } from './park.js';
 import { formatClaimedAt } from '../format/marker.js';
-import type { ClaimOptions, HistoryEvent, HolderOptions, NextOptions, ReapOptions, RetryOptions, TaskBoard } from './types.js';
+import type { ClaimOptions, HistoryEvent, HolderOptions, NextOptions, PassedOver, ReapOptions, RetryOptions, TaskBoard } from './types.js';
 
 export type { HolderOptions, NextOptions } from './types.js';
 import { checkPaths, listPaths } from './list-paths.js';
@@ -108,13 +108,16 @@ export class Board implements TaskBoard, PathLocking {
     const leaseMs = this.lease(options.lease);
     const filter = { ...(options.tags ? { tags: checkTags(options.tags) } : {}), ...(options.section === undefined ? {} : { section: checkSection(options.section) }) };
     const max = budget(options);
-    return this.update((src) => claimNext(src, filter, { by, leaseMs, now: this.now(), ...max }));
+    const passed: PassedOver[] = [];
+    const task = await this.update((src) => claimNext(src, filter, { by, leaseMs, now: this.now(), ...max }, (passed.length = 0, passed)));
+    for (const p of passed) options.onPassOver?.(p);
+    return task;
   }
 
   /**
    * Claim one task by id: the first claimable line with that id (exact
-   * duplicates share one), else renew the caller's own claim of it. Throws
-   * CONFLICT (with `holder`) when someone else holds it, or it is finished or
+   * duplicates share one). Throws CONFLICT (with `holder`) when a live claim
+   * holds it, the caller's own included (heartbeat renews), or it is finished or
    * blocked; NOT_FOUND when no task has the id; USAGE when the id is a tracker
    * key on several tasks (the message lists their ids).
    */

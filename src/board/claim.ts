@@ -4,14 +4,16 @@ import { bytes, utf8, type ByteString } from '../format/bytes.js';
 import { formatDuration } from '../format/duration.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
 import { settledRun } from '../format/settled-run.js';
-import { claimTimes, parseTags, reshaped, textAndTries, textBetween, type Task } from '../format/task.js';
+import { claimTimes, FAILED_SEP, parseTags, reshaped, textAndTries, textBetween, type Task } from '../format/task.js';
 import type { TaskScanner } from '../format/scan.js';
 import { blockingHold, cutoff, isClaimable, isDue, isLapsedAt, type Cutoff } from './claimable.js';
 import { notClaimable } from './conflict.js';
-import { boardHolds, declaredOf, heldBy, holdsOf, mayHoldPaths, refuseBadDeclared, type Hold, type Paths } from './held.js';
+import { boardHolds, declaredOf, heldBy, holdsOf, mayHoldPaths, type Hold, type Paths } from './held.js';
+import { lineRefusal, refuseLine } from './unclaimable.js';
+import type { PassedOver } from './types.js';
 import { atBudget, countsAttempts, parkedTask, withParks } from './park.js';
 import { dropLocks, keptTries, markerAndTriesEdit, markerEdit, withTries, type Changed, type Plan } from './plan.js';
-import { attemptsOf, recordedTries, renderTries } from '../format/attempts.js';
+import { attemptsOf, MAX_ATTEMPTS, recordedTries, renderTries } from '../format/attempts.js';
 import { lookup, seenAt, taskOf, walk, walkLines, type Seen } from './walk.js';
 
 export interface ClaimArgs {
@@ -31,27 +33,25 @@ export interface NextFilter {
 /**
  * Rewrite one task's marker as claimed by `by` now, with its lease. A new
  * claim starts with no locks: whatever lock lines the line had (a lapsed
- * holder's, taken over) go in the same write. A renewal of one's own live
- * claim keeps them. A new claim, a takeover too, counts an attempt and ends
- * a retry's wait; a renewal is no new attempt. The task returned (its id,
+ * holder's, taken over) go in the same write. A claim, a takeover too,
+ * counts an attempt and ends a retry's wait. The task returned (its id,
  * tags, times) is built once the lock is let go; what the line must read as
  * is known without it.
  */
-export function claimChange(src: ByteString, seen: Seen, args: ClaimArgs, renewal = false): Plan<Task> {
+export function claimChange(src: ByteString, seen: Seen, args: ClaimArgs): Plan<Task> {
   const claimedAt = formatClaimedAt(args.now);
   const marker = { status: 'claimed' as const, by: args.by, claimedAt, leaseMs: args.leaseMs };
-  const counting = !renewal && countsAttempts(seen, args.maxAttempts);
-  const attempts = attemptsOf(seen.t.marker.status, seen.tries) + 1;
+  const counting = countsAttempts(seen, args.maxAttempts);
+  // Saturates at the most a line records: a count never stops a claim.
+  const attempts = Math.min(attemptsOf(seen.t.marker.status, seen.tries) + 1, MAX_ATTEMPTS);
   const tries = counting ? recordedTries('claimed', attempts) : keptTries(seen, 'claimed');
   const newMarker = bytes(renderMarker(marker));
   // A claim ends a retry's wait: a line that waited loses its not-before time.
   const lineEdit = counting || seen.tries?.notBefore !== undefined ? markerAndTriesEdit(src, seen, newMarker, renderTries('claimed', counting ? attempts : attemptsOf('claimed', seen.tries))) : markerEdit(seen, newMarker);
-  const edits = [lineEdit, ...(renewal ? [] : dropLocks(src, seen))];
+  const edits = [lineEdit, ...dropLocks(src, seen)];
   const text = utf8(src, seen.text[0], seen.text[1]);
-  // A renewal says nothing of the locks: they stay as they read (see checkReading).
-  const want: Changed['want'] = { status: 'claimed', text, by: args.by, claimedAt, lease: formatDuration(args.leaseMs), ...tries, ...(renewal ? {} : { locks: [] }) };
-  const drop = renewal ? (['commit', 'reason'] as const) : (['commit', 'reason', 'locks'] as const);
-  const later = () => withTries(reshaped(taskOf(src, seen), { status: 'claimed', by: args.by, ...claimTimes(marker) }, drop), tries);
+  const want: Changed['want'] = { status: 'claimed', text, by: args.by, claimedAt, lease: formatDuration(args.leaseMs), ...tries, locks: [] };
+  const later = () => withTries(reshaped(taskOf(src, seen), { status: 'claimed', by: args.by, ...claimTimes(marker) }, ['commit', 'reason', 'locks']), tries);
   return { edits, later, changes: [{ seen, want }] };
 }
 
@@ -67,10 +67,16 @@ export function worktreeOf(section: string): string | undefined {
   return worktree === null ? undefined : worktree[1]!.trim();
 }
 
-/** Claim the first claimable task in file order that matches the filter; null when there is none. */
-export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs): Plan<Task | null> {
+/**
+ * Claim the first claimable task in file order that matches the filter; null
+ * when there is none. A task its own line keeps from being claimed (see
+ * lineRefusal) is passed over, and told in `passed`: it stops no claim of the
+ * tasks after it.
+ */
+export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs, passed: PassedOver[] = []): Plan<Task | null> {
   const tags = filter.tags ?? [];
   const now = cutoff(args.now);
+  const passOver = (s: Seen, refused: MdclaimError) => void passed.push({ task: taskOf(src, s), reason: refused.message });
   if (args.maxAttempts !== undefined || mayHoldPaths(src)) {
     // A board with path declarations or locks: every line's holds matter (see firstFree). A budget: lapsed claims past it are parked on the way.
     const parked: Seen[] = [];
@@ -80,12 +86,15 @@ export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs):
         (filter.section === undefined || sectionMatches(s.t.section, filter.section)) &&
         (tags.length === 0 || hasTags(src, s.text, tags));
       if (ok && atBudget(s, args.maxAttempts)) parked.push(s);
-      return ok && !atBudget(s, args.maxAttempts);
+      if (!ok || atBudget(s, args.maxAttempts)) return false;
+      const refused = lineRefusal(utf8(src, s.text[0], s.text[1]), s.t.line);
+      if (refused !== null) passOver(s, refused);
+      return refused === null;
     };
     const free = firstFree(src, wanted, now);
+    // Only what comes before the task taken was passed over.
+    if (free) passed.splice(0, passed.length, ...passed.filter((p) => p.task.line < free.t.line));
     if (!free) return withParks(src, parked, { edits: [], result: null, changes: [] });
-    // Only the task taken may be refused for its declaration: a bad one below it stops nobody.
-    refuseBadDeclared(src, free);
     return withParks(src, parked, claimChange(src, free, args));
   }
   let allDone = false;
@@ -100,11 +109,17 @@ export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs):
     const byMarker = s.claimTime >= 0 ? isLapsedAt(src, s.claimTime, now) : isClaimable(s.marker(), aboveAllDone, now, undefined);
     const claimable = byMarker && isDue(notBeforeOf(src, s), now);
     allDone = aboveAllDone;
-    return (
+    const wanted =
       claimable &&
       (filter.section === undefined || sectionMatches(s.section, filter.section)) &&
-      (tags.length === 0 || hasTags(src, textBetween(src, s.status, s.markerEnd, s.end), tags))
-    );
+      (tags.length === 0 || hasTags(src, textBetween(src, s.status, s.markerEnd, s.end), tags));
+    // No line here declares a path (see mayHoldPaths): only the reason's separator can keep it from being claimed.
+    if (!wanted || !src.slice(s.markerEnd, s.end).includes(FAILED_SEP)) return wanted;
+    const seen = seenAt(src, s, aboveAllDone);
+    const refused = lineRefusal(utf8(src, seen.text[0], seen.text[1]), seen.t.line);
+    if (refused === null) return true;
+    passOver(seen, refused);
+    return false;
   }, undefined, settled);
   if (!picked) return { edits: [], result: null, changes: [] };
   return claimChange(src, seenAt(src, picked, allDone), args);
@@ -149,10 +164,12 @@ function hasTags(src: ByteString, text: [number, number], tags: readonly string[
 }
 
 /**
- * Claim one task by id: the first line with that id that is claimable, else
- * one the same claimant holds already (a renewal). Exact duplicates share an
- * id and are interchangeable here. A tracker key on several lines names no
- * one task, so it is refused as a usage error listing the ids to use instead.
+ * Claim one task by id: the first line with that id that is claimable. A
+ * live claim is never claimable, whoever asks: the holder's own included
+ * (it renews with a heartbeat), so two claimants under one name never both
+ * hold a task. Exact duplicates share an id and are interchangeable here. A
+ * tracker key on several lines names no one task, so it is refused as a
+ * usage error listing the ids to use instead.
  */
 export function claimById(src: ByteString, id: string, args: ClaimArgs): Plan<Task> {
   const now = cutoff(args.now);
@@ -161,17 +178,14 @@ export function claimById(src: ByteString, id: string, args: ClaimArgs): Plan<Ta
   if (found.length === 0) throw new MdclaimError('NOT_FOUND', `no task with id ${id}`);
   if (form === 'key' && found.length > 1) throw ambiguousKey(src, id, found);
   const pick = found.find(claimable);
-  if (pick && atBudget(pick, args.maxAttempts)) {
+  if (!pick) throw notClaimable(taskOf(src, found[0]!), args.now, args.by);
+  if (atBudget(pick, args.maxAttempts)) {
     // Parked, not taken: the caller learns it as a failed task (the board turns that into a CONFLICT).
     return withParks(src, [pick], { edits: [], later: () => parkedTask(src, pick), changes: [] });
   }
-  if (pick) {
-    refuseHeldPaths(src, pick, now);
-    return claimChange(src, pick, args);
-  }
-  const own = found.find((s) => s.t.marker.status === 'claimed' && s.t.marker.by === args.by);
-  if (!own) throw notClaimable(taskOf(src, found[0]!), args.now);
-  return claimChange(src, own, args, true);
+  refuseLine(utf8(src, pick.text[0], pick.text[1]), pick.t.line);
+  refuseHeldPaths(src, pick, now);
+  return claimChange(src, pick, args);
 }
 
 /** CONFLICT naming who holds what, when a live claim on another line holds a path this task declares. */

@@ -4,6 +4,7 @@ import type { Marker } from '../format/marker.js';
 import { formatClaimedAt } from '../format/marker.js';
 import { claimInstant } from '../format/claim-time.js';
 import { normalisePath, overlaps, type PathMode } from '../format/paths.js';
+import { textRefusal } from './unclaimable.js';
 
 /** An instant and the claim time that is that old: `now - age`, computed once per operation. */
 export interface Cutoff {
@@ -152,9 +153,11 @@ export interface StandingPaths {
  * `couldBecomeClaimable` for each task of a board in file order, with
  * sections taken as `walk` takes them: a run of tasks under one heading. A
  * task whose paths an untimed claim holds cannot become claimable either:
- * that claim never lapses, so its paths are held for good (as its `[⏰]`s are).
+ * that claim never lapses, so its paths are held for good (as its `[⏰]`s are);
+ * nor can one whose own text keeps it from being claimed (textRefusal) until
+ * someone edits its line.
  */
-export function stillClaimable(tasks: readonly (Standing & StandingPaths & { section?: string | undefined })[]): boolean[] {
+export function stillClaimable(tasks: readonly (Standing & StandingPaths & { section?: string | undefined; text?: string })[]): boolean[] {
   const forever = heldForGood(tasks);
   let section: string | undefined;
   let allCould = true;
@@ -164,7 +167,7 @@ export function stillClaimable(tasks: readonly (Standing & StandingPaths & { sec
       allCould = true;
     }
     const free = forever.length === 0 || blockingHold({ writes: t.writes ?? [], reads: t.reads ?? [] }, forever) === null;
-    const could = free && couldBecomeClaimable(t, allCould);
+    const could = free && couldBecomeClaimable(t, allCould) && (t.text === undefined || textRefusal(t.text) === null);
     // Could it still end done? Done, or could become claimable (a failed task or an untimed claim never will).
     if (t.status !== 'done' && !could) allCould = false;
     return could;

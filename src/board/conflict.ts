@@ -3,8 +3,12 @@ import { named } from '../format/named.js';
 import { spanAhead } from '../format/span.js';
 import type { Task } from '../format/task.js';
 
-/** Why `task` cannot be claimed now: one line naming the holder where there is one. */
-export function notClaimable(task: Task, nowMs?: number): MdclaimError {
+/**
+ * Why `task` cannot be claimed now: one line naming the holder where there
+ * is one. `by` is who asked: a live claim is not claimable by its own holder
+ * either, and the line says what renews it.
+ */
+export function notClaimable(task: Task, nowMs?: number, by?: string): MdclaimError {
   const holder = task.by === undefined ? {} : { holder: task.by };
   // A retry's wait, on a task that would otherwise be free to take: say when it ends.
   if (task.notBefore !== undefined && (task.status === 'open' || task.status === 'blocked')) {
@@ -13,11 +17,11 @@ export function notClaimable(task: Task, nowMs?: number): MdclaimError {
   }
   switch (task.status) {
     case 'claimed':
-      return new MdclaimError('CONFLICT', `${named(task)} already claimed${by(task)}${task.claimedAt ? ` since ${task.claimedAt}` : ''}`, holder);
+      return new MdclaimError('CONFLICT', `${named(task)} already claimed${byOf(task)}${task.claimedAt ? ` since ${task.claimedAt}` : ''}${task.by !== undefined && task.by === by ? ': a live claim is never claimed again, even under its holder\'s name (heartbeat renews it)' : ''}`, holder);
     case 'done':
-      return new MdclaimError('CONFLICT', `${named(task)} already done${by(task)}`, holder);
+      return new MdclaimError('CONFLICT', `${named(task)} already done${byOf(task)}`, holder);
     case 'failed':
-      return new MdclaimError('CONFLICT', `${named(task)} already failed${by(task)}`, holder);
+      return new MdclaimError('CONFLICT', `${named(task)} already failed${byOf(task)}`, holder);
     case 'blocked':
       return new MdclaimError('CONFLICT', `${named(task)} is blocked: tasks above it${task.section ? ` in "${task.section}"` : ''} are not all done`);
     default:
@@ -39,6 +43,6 @@ export function notHolder(task: Task, who: { by: string; claimedAt?: string }): 
   return new MdclaimError('CONFLICT', `${named(task)} is claimed by ${task.by}, not ${who.by}`, { holder: task.by });
 }
 
-function by(task: Task): string {
+function byOf(task: Task): string {
   return task.by === undefined ? '' : ` by ${task.by}`;
 }

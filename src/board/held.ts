@@ -50,21 +50,6 @@ export function declaredOf(src: ByteString, s: Seen, strict: boolean): Paths {
   return d.writes.length === 0 && d.reads.length === 0 ? NONE : { writes: d.writes, reads: d.reads };
 }
 
-/**
- * A task about to be claimed whose line declares a path that does not
- * normalise (one leaving the tree, say) is refused on every board, naming the
- * line: claimed, it would hold nothing there, and another claim could write it.
- */
-export function refuseBadDeclaration(text: string, line: number): void {
-  const errors = parseDeclared(text).errors;
-  if (errors.length > 0) throw badDeclaration(line, errors[0]!);
-}
-
-/** refuseBadDeclaration for a task line of the file board. */
-export function refuseBadDeclared(src: ByteString, s: Seen): void {
-  declaredOf(src, s, true);
-}
-
 function badDeclaration(line: number, error: string): MdclaimError {
   return usage(`line ${line} declares ${error} (fix the line to claim it)`);
 }

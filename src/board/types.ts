@@ -20,6 +20,19 @@ export interface ClaimOptions {
 export interface NextOptions extends ClaimOptions {
   tags?: readonly string[];
   section?: string;
+  /**
+   * Told of each task `next` passed over because its own line keeps it from
+   * being claimed (a declared path that does not normalise, the failure
+   * reason's separator in its text): the task, and why, as `claim` of it
+   * would refuse it (a usage error naming the line).
+   */
+  onPassOver?: (passed: PassedOver) => void;
+}
+
+/** A task `next` passed over: it is claimable but for what its own line says. */
+export interface PassedOver {
+  task: Task;
+  reason: string;
 }
 
 /**

@@ -1,38 +1,38 @@
-import { MdclaimError } from '../errors.js';
-import type { ByteString } from '../format/bytes.js';
-import { DEFAULT_LEASE_MS } from '../format/duration.js';
-import { claimChange } from './claim.js';
-import { checkReading } from './check-reading.js';
-import { refuseBadDeclared } from './held.js';
-import { walk } from './walk.js';
+import { usage, type MdclaimError } from '../errors.js';
+import { parseDeclared } from '../format/declared.js';
+import { named } from '../format/named.js';
+import { FAILED_SEP } from '../format/task.js';
 
-/** A task line a claim would be refused for, whoever claims it and whenever: the refusal's own message. */
-export interface Unclaimable {
-  line: number;
-  message: string;
-}
+// What a task's own line may hold for mdclaim to claim it, whatever else the board holds: one rule
+// for `add` (refused before it is written), `claim` (a usage error naming the line) and `next`
+// (passed over, with a warning naming the task), on every board.
 
 /**
- * The open and waiting tasks whose claim is refused by the board itself, not
- * by a holder or the time: a declaration that does not normalise, or a new
- * marker that would change how the board reads (see checkReading). Each
- * claim is planned as `next` or `claim` would make it and checked by the same
- * rules, and nothing is written. `next` stops at such a task, so one of them
- * stalls every claimer that reaches it.
+ * Why a text cannot be claimed, or null: a declared path that does not
+ * normalise (claimed, it would hold nothing there), or the failure
+ * reason's separator (` // Failed:`), which a failed line reads its reason
+ * after: such a task could be claimed but never failed.
  */
-export function unclaimable(src: ByteString, now: number): Unclaimable[] {
-  const found: Unclaimable[] = [];
-  walk(src, (s) => {
-    const status = s.t.marker.status;
-    if (status !== 'open' && status !== 'blocked') return false;
-    try {
-      refuseBadDeclared(src, s);
-      checkReading(src, claimChange(src, s, { by: 'mdclaim-doctor', leaseMs: DEFAULT_LEASE_MS, now }));
-    } catch (err) {
-      if (!(err instanceof MdclaimError)) throw err;
-      found.push({ line: s.t.line, message: err.message });
-    }
-    return false;
-  });
-  return found;
+export function textRefusal(text: string): string | null {
+  // The blank after the marker comes before the text: a text starting `// Failed:` holds it too.
+  if (` ${text}`.includes(FAILED_SEP)) return `holds "${FAILED_SEP.trim()}" in its text, where only a failure's reason may follow`;
+  const errors = text.includes('{') ? parseDeclared(text).errors : [];
+  return errors.length > 0 ? `declares ${errors[0]!}` : null;
+}
+
+/** textRefusal for a task's line: a usage error naming the line, or null. */
+export function lineRefusal(text: string, line: number): MdclaimError | null {
+  const why = textRefusal(text);
+  return why === null ? null : usage(`line ${line} ${why} (fix the line to claim it)`);
+}
+
+/** Throw lineRefusal's error, if any. */
+export function refuseLine(text: string, line: number): void {
+  const refused = lineRefusal(text, line);
+  if (refused !== null) throw refused;
+}
+
+/** The one line that tells a task was passed over: `passed over 1a2b3c4d5e6f "…": line 3 declares … (fix the line to claim it)`. */
+export function passedOverLine(p: { task: { id: string; text: string }; reason: string }): string {
+  return `passed over ${named(p.task)}: ${p.reason}`;
 }

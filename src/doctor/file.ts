@@ -1,7 +1,7 @@
 import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { lookAlikes } from '../board/look-alikes.js';
-import { unclaimable } from '../board/unclaimable.js';
+import { unclaimable } from '../board/unclaimable-lines.js';
 import { listTasks } from '../board/walk.js';
 import { toByteString } from '../format/bytes.js';
 import { networkFs } from '../platform/network-fs.js';
@@ -58,7 +58,7 @@ function reading(file: string, now: number): Finding[] {
   const tasks = listTasks(src);
   const open = tasks.filter((t) => t.status === 'open' || t.status === 'blocked').length;
   const out = [finding('reading', 'ok', `${tasks.length} task${tasks.length === 1 ? '' : 's'} read, ${open} open or waiting`)];
-  for (const u of unclaimable(src, now)) out.push(finding('reading', 'fail', `${file}:${u.line}: a claim is refused: ${u.message}`, 'fix the line: next stops there, so every claimer that reaches it is refused'));
+  for (const u of unclaimable(src, now)) out.push(finding('reading', 'fail', `${file}:${u.line}: a claim is refused: ${u.message}`, 'fix the line: next passes over it, so no claimer will ever run it'));
   const text = readFileSync(file, 'utf8');
   for (const line of lookAlikes(text, tasks)) out.push(finding('reading', 'warn', `${file}:${line}: looks like a task but is not one (a marker with no text, or in a code block, quote or HTML)`, 'move it out of the block and give it a text, if it is meant as a task'));
   return out;

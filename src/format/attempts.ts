@@ -8,6 +8,8 @@ import type { Status } from './marker.js';
 // ` // Attempts: 1, not before 2026-12-02T07:30:00Z`. Never part of the text, so never of the id.
 
 export const ATTEMPTS_SEP = ' // Attempts: ';
+/** The most a line records (six digits): a count saturates there, so no claim is ever refused for its count. */
+export const MAX_ATTEMPTS = 999999;
 const NOT_BEFORE = ', not before ';
 // The longest field: the separator, six digits, `, not before ` and a claim time.
 const LONGEST = ATTEMPTS_SEP.length + 6 + NOT_BEFORE.length + 20;

@@ -38,7 +38,7 @@ export const TOOLS: readonly ToolSpec[] = [
     'Claim the first task you may work on now (open, not blocked by unfinished tasks above it, no path of it held by another live claim), in board order. Call it when you need work. Returns {"task": {...}} with the task you now hold, or {"task": null} when nothing is claimable (not an error: there is no work for you right now). The claim stays yours while this session is connected; finish it with done, fail or release.',
     { tags: { type: 'array', items: { type: 'string' }, description: 'Only tasks that carry every one of these tags (for example ["backend"]).' }, section, lease, max_attempts: maxAttempts },
   ),
-  tool('claim', `Claim one task by its id, when you were told which task to do. Returns {"task": {...}}. ${ERRORS}`, { id, lease, max_attempts: maxAttempts }, ['id']),
+  tool('claim', `Claim one task by its id, when you were told which task to do. Returns {"task": {...}}. A task held by a live claim is refused even when the claim is under your own name (a claim you hold stays yours while connected). ${ERRORS}`, { id, lease, max_attempts: maxAttempts }, ['id']),
   tool(
     'heartbeat',
     `Renew a claim you hold. You rarely need it: the server renews every claim of this session on its own while you are connected. Call it to check that a task is still yours. ${ERRORS}`,

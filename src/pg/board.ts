@@ -10,7 +10,7 @@ import { bytes } from '../format/bytes.js';
 import { FAILED_SEP, type Task } from '../format/task.js';
 import { addTask } from './add.js';
 import { createBoard, findBoard } from './boards.js';
-import { claimById, claimNext, claimNextAlone } from './claim.js';
+import { claimById, claimNext, claimNextAlone, PassOver } from './claim.js';
 import { Db, type Conn } from './db.js';
 import { holderWrite, type HolderVerb } from './finish.js';
 import { historyOf } from './history.js';
@@ -95,10 +95,20 @@ export class PgBoard implements TaskBoard, PathLocking {
       if (alone !== 'deferred') return alone;
     }
     // A budget parks the lapsed claims at it first, in the claim's transaction, so the claim takes the next task.
-    return this.racing(() => this.db.with(async (c) => {
-      if (max.maxAttempts !== undefined) await parkAtBudget(c, { board, maxAttempts: max.maxAttempts, via: 'next', tags, ...section });
-      return claimNext(c, a);
-    }, true));
+    // A task its own line keeps from being claimed rolls the claim back, and is passed over (told once).
+    const passed: string[] = [];
+    for (;;) {
+      try {
+        return await this.racing(() => this.db.with(async (c) => {
+          if (max.maxAttempts !== undefined) await parkAtBudget(c, { board, maxAttempts: max.maxAttempts, via: 'next', tags, ...section });
+          return claimNext(c, a, passed);
+        }, true));
+      } catch (err) {
+        if (!(err instanceof PassOver)) throw err;
+        passed.push(err.uid);
+        options.onPassOver?.({ task: err.task, reason: err.reason });
+      }
+    }
   }
 
   async claim(id: string, options: ClaimOptions): Promise<Task> {

@@ -1,12 +1,14 @@
 import { MdclaimError, usage } from '../errors.js';
 import { named } from '../format/named.js';
 import { notClaimable } from '../board/conflict.js';
-import { refuseBadDeclaration } from '../board/held.js';
+import { lineRefusal, refuseLine } from '../board/unclaimable.js';
+import { FAILED_SEP } from '../format/task.js';
 import type { Task } from '../format/task.js';
-import type { Conn } from './db.js';
+import { RolledBack, type Conn } from './db.js';
 import { logged } from './history-sql.js';
 import { HOLD_COLUMNS, heldBy, lockBoardPaths, PathRace, type HoldRow } from './held.js';
-import { locksValue, rowText, taskColumns, toTask, type TaskRow } from './rows.js';
+import { rowText, taskColumns, toTask, type TaskRow } from './rows.js';
+import { MAX_ATTEMPTS } from '../format/attempts.js';
 
 // A claim is one statement: pick the first claimable row in board order and
 // lock it (a MATERIALIZED CTE, so the planner cannot fold it into the UPDATE
@@ -16,18 +18,18 @@ import { locksValue, rowText, taskColumns, toTask, type TaskRow } from './rows.j
 // ⏰ rule too: readiness is kept on the row). Sent alone, in autocommit, it is
 // the whole claim in one round trip (see claimNextAlone).
 
-// Attempts (migration 4): a new claim (a takeover too) counts an attempt where the line counts, or the claimer's budget ($B) asks
-// (src/board/claim.ts, claimChange); a renewal counts none; any claim ends a retry's wait.
+// Attempts (migration 4): a claim (a takeover too) counts an attempt where the line counts, or the claimer's budget ($B) asks,
+// up to the most a line can write (src/board/claim.ts, claimChange); any claim ends a retry's wait.
 const SET_ATTEMPTS = `not_before = NULL, (body, tries_len, attempts) = (SELECT * FROM mdclaim.set_tries(t.body, t.text_end, t.tries_len, 'claimed',
-    coalesce(t.attempts, mdclaim.implied_attempts(picked.was))
-      + CASE WHEN NOT (picked.was = 'claimed' AND NOT coalesce(picked.was_lapsed, false))
-          AND (t.attempts IS NOT NULL OR $B::int IS NOT NULL) THEN 1 ELSE 0 END, NULL))`;
+    least(coalesce(t.attempts, mdclaim.implied_attempts(picked.was))
+      + CASE WHEN t.attempts IS NOT NULL OR $B::int IS NOT NULL THEN 1 ELSE 0 END, ${MAX_ATTEMPTS}), NULL))`;
 
 const SET_CLAIM = `status = 'claimed', by = $2, claimed_at = date_trunc('second', now()), lease_ms = $3,
   expires_at = date_trunc('second', now()) + $3::bigint * interval '1 millisecond', marker = NULL, commit = NULL, reason = NULL,
   ${SET_ATTEMPTS}`;
 
-const CLAIM_EVENT = `CASE WHEN was <> 'claimed' THEN 'claimed' WHEN was_by = by THEN 'renewed' ELSE 'taken over' END`;
+// A claim never renews (a live claim is claimable by no one): a claim of a lapsed one, its holder's own too, takes it over.
+const CLAIM_EVENT = `CASE WHEN was <> 'claimed' THEN 'claimed' ELSE 'taken over' END`;
 
 /**
  * `picked` names the one row to claim; `before` may define the CTEs it reads; `budget` is the
@@ -39,25 +41,23 @@ const CLAIM_EVENT = `CASE WHEN was <> 'claimed' THEN 'claimed' WHEN was_by = by 
 function claimStatement(picked: string, via: string, budget: string, token: string, alone = 'false', before = ''): string {
   return `WITH ${before}picked AS MATERIALIZED (${picked}),
   deferred AS (SELECT ${alone}::boolean AND EXISTS (SELECT 1 FROM picked p JOIN mdclaim.task d ON d.uid = p.uid
-    -- Paths kept on the row, or a declaration in its text that may not normalise (the line is then refused, and
-    -- only a transaction can give the claim back): the pattern mdclaim's declaration parser starts from.
-    WHERE cardinality(d.writes) + cardinality(d.reads) > 0 OR d.text ~ '\\{[ \\t]*(writes|reads)[ \\t]*:') AS deferred),
-  -- A new claim starts without locks: a lapsed holder's, or lock lines an open task was imported with.
-  -- Only a renewal of one's own live claim keeps them (as the file board does).
-  dropped AS (DELETE FROM mdclaim.path_lock l USING picked, deferred WHERE l.task = picked.uid AND NOT ${RENEWAL('picked')} AND NOT deferred.deferred),
+    -- Paths kept on the row, or a text that may keep the line from being claimed (see lineRefusal: it is then
+    -- refused or passed over, and only a transaction can give the claim back): a declaration, as mdclaim's
+    -- declaration parser starts one, or the failure reason's separator.
+    WHERE cardinality(d.writes) + cardinality(d.reads) > 0 OR d.text ~ '\\{[ \\t]*(writes|reads)[ \\t]*:'
+      OR strpos(' ' || d.text, '${FAILED_SEP}') > 0) AS deferred),
+  -- A claim starts without locks: a lapsed holder's, or lock lines an open task was imported with (as on the file board).
+  dropped AS (DELETE FROM mdclaim.path_lock l USING picked, deferred WHERE l.task = picked.uid AND NOT deferred.deferred),
   claimed AS (
     UPDATE mdclaim.task t SET ${SET_CLAIM.replaceAll('$B', budget)}, token = ${token}::text FROM picked, deferred
     WHERE t.uid = picked.uid AND NOT deferred.deferred
-    RETURNING t.*, picked.was, picked.was_by, picked.was_lapsed
+    RETURNING t.*, picked.was, picked.was_by
   ),
-  ${logged({ from: 'claimed', event: CLAIM_EVENT, by: 'by', priorBy: `CASE WHEN was = 'claimed' AND was_by IS DISTINCT FROM by THEN was_by END`, claimedAt: 'claimed_at', leaseMs: 'lease_ms', via })}
+  ${logged({ from: 'claimed', event: CLAIM_EVENT, by: 'by', priorBy: `CASE WHEN was = 'claimed' THEN was_by END`, claimedAt: 'claimed_at', leaseMs: 'lease_ms', via })}
   -- One row: the claimed task's columns (NULL when none was claimed) and whether the pick was deferred.
-  SELECT ${taskColumns('claimed', 'v')}, CASE WHEN ${RENEWAL('claimed')} THEN ${locksValue('claimed')} END AS locks, deferred.deferred
+  SELECT ${taskColumns('claimed', 'v')}, deferred.deferred
   FROM deferred LEFT JOIN (claimed JOIN mdclaim.task_view v ON v.uid = claimed.uid) ON true`;
 }
-
-/** The picked row was its claimant's own live claim: only the claim-by-id statement picks one (see CLAIM). */
-const RENEWAL = (t: string) => `(${t}.was = 'claimed' AND NOT coalesce(${t}.was_lapsed, false))`;
 
 // The first claimable task in board order is the first of two candidates:
 // the first waiting task (open, or a ready ⏰), read through task_first, and
@@ -65,20 +65,21 @@ const RENEWAL = (t: string) => `(${t}.was = 'claimed' AND NOT coalesce(${t}.was_
 // claims and blocked ⏰ are never scanned. Rows another claimer has locked are skipped:
 // claimers never queue behind each other. (When both candidates exist, the
 // one not taken stays locked until this statement commits.)
-const FILTER = `v.board = $1 AND v.tags @> $4::text[] AND ($5::text IS NULL OR v.section = $5 OR v.worktree = $5)`;
-const NEXT_ARGS = 8;
+// $9: the rows next passes over (see PassOver).
+const FILTER = `v.board = $1 AND v.tags @> $4::text[] AND ($5::text IS NULL OR v.section = $5 OR v.worktree = $5) AND v.uid <> ALL($9::bigint[])`;
+const NEXT_ARGS = 9;
 const NEXT = claimStatement(
-  `SELECT uid, was, was_by, was_lapsed FROM (SELECT * FROM waiting UNION ALL SELECT * FROM lapsing) first ORDER BY position LIMIT 1`,
+  `SELECT uid, was, was_by FROM (SELECT * FROM waiting UNION ALL SELECT * FROM lapsing) first ORDER BY position LIMIT 1`,
   'next',
   '$6',
   '$7',
   '$8',
   `waiting AS MATERIALIZED (
-     SELECT v.uid, v.position, v.status AS was, v.by AS was_by, v.lapsed AS was_lapsed FROM mdclaim.task_view v
+     SELECT v.uid, v.position, v.status AS was, v.by AS was_by FROM mdclaim.task_view v
      WHERE ${FILTER} AND (v.status = 'open' OR (v.status = 'blocked' AND v.ready)) AND v.claimable
      ORDER BY v.position LIMIT 1 FOR UPDATE OF v SKIP LOCKED),
    lapsing AS MATERIALIZED (
-     SELECT v.uid, v.position, v.status AS was, v.by AS was_by, v.lapsed AS was_lapsed FROM mdclaim.task_view v
+     SELECT v.uid, v.position, v.status AS was, v.by AS was_by FROM mdclaim.task_view v
      WHERE ${FILTER} AND v.status = 'claimed' AND v.expires_at <= now() AND v.claimable
      ORDER BY v.position LIMIT 1 FOR UPDATE OF v SKIP LOCKED),
    `,
@@ -87,14 +88,13 @@ const NEXT = claimStatement(
 /** Rows an id names for a claim: its hash, or its tracker key while no other task has that key. */
 export const ID_MATCH = `(v.hash = $ID OR (v.key = $ID AND v.id = $ID))`;
 
-// Duplicates of one text share an id: take the first claimable (or the caller's own, a renewal).
-// Wait for a locked one rather than skip it: its holder may yet give it up.
+// Duplicates of one text share an id: take the first claimable. A live claim is claimable by no one, its
+// holder's name included (heartbeat renews it). Wait for a locked one rather than skip it: its holder may yet give it up.
 const CLAIM = claimStatement(
-  `SELECT v.uid, v.status AS was, v.by AS was_by, v.lapsed AS was_lapsed FROM mdclaim.task_view v
+  `SELECT v.uid, v.status AS was, v.by AS was_by FROM mdclaim.task_view v
    WHERE v.board = $1 AND ${ID_MATCH.replaceAll('$ID', '$4')}
-     AND v.status IN ('open', 'blocked', 'claimed')
-     AND (v.claimable OR (v.status = 'claimed' AND v.by = $2))
-   ORDER BY v.claimable DESC, v.position LIMIT 1
+     AND v.status IN ('open', 'blocked', 'claimed') AND v.claimable
+   ORDER BY v.position LIMIT 1
    FOR UPDATE OF v`,
   'claim',
   '$5',
@@ -111,16 +111,25 @@ export interface PgNext {
   maxAttempts?: number;
 }
 
-function nextParams(a: PgNext, token: string | null, alone: boolean): unknown[] {
-  const params = [a.board, a.by, a.leaseMs, a.tags, a.section ?? null, a.maxAttempts ?? null, token, alone];
+function nextParams(a: PgNext, token: string | null, alone: boolean, passed: readonly string[] = []): unknown[] {
+  const params = [a.board, a.by, a.leaseMs, a.tags, a.section ?? null, a.maxAttempts ?? null, token, alone, passed];
   if (params.length !== NEXT_ARGS) throw new Error('next: parameters out of step with the statement');
   return params;
 }
 
-/** Call inside a transaction; PathRace means roll back and try again. */
-export async function claimNext(c: Conn, a: PgNext): Promise<Task | null> {
-  const [row] = await c.query<TaskRow>(NEXT, nextParams(a, null, false));
+/** A task next would take but for what its own line says (see lineRefusal): roll back, and claim again passing over its row. */
+export class PassOver extends RolledBack {
+  constructor(readonly uid: string, readonly task: Task, readonly reason: string) {
+    super(reason);
+  }
+}
+
+/** Call inside a transaction, passing over the rows `passed`; PathRace means roll back and try again, PassOver the same without its row. */
+export async function claimNext(c: Conn, a: PgNext, passed: readonly string[] = []): Promise<Task | null> {
+  const [row] = await c.query<TaskRow>(NEXT, nextParams(a, null, false, passed));
   if (row?.uid == null) return null;
+  const refused = lineRefusal(rowText(row), row.line);
+  if (refused !== null) throw new PassOver(row.uid, toTask(row), refused.message);
   await pathsStillFree(c, a.board, row);
   return toTask(row);
 }
@@ -163,7 +172,7 @@ export async function claimById(
      JOIN mdclaim.task_view o ON o.uid = h.task WHERE v.uid = $1 AND v.waiting_ok AND v.path_blocked LIMIT 1`, [first.uid]);
   if (blocker) throw heldBy(blocker);
   // The first row that waits, so a retry's wait is what the refusal names.
-  throw notClaimable(toTask(found.find((r) => r.not_before !== null && (r.status === 'open' || r.status === 'blocked')) ?? found[0]), Date.now());
+  throw notClaimable(toTask(found.find((r) => r.not_before !== null && (r.status === 'open' || r.status === 'blocked')) ?? found[0]), Date.now(), a.by);
 }
 
 /**
@@ -176,7 +185,7 @@ export async function claimById(
  */
 async function pathsStillFree(c: Conn, board: number, r: TaskRow): Promise<void> {
   // The row keeps only the paths that normalise; its text still says what the line declares (USAGE rolls the claim back).
-  refuseBadDeclaration(rowText(r), r.line);
+  refuseLine(rowText(r), r.line);
   if (r.writes.length === 0 && r.reads.length === 0) return;
   await lockBoardPaths(c, board);
   const [raced] = await c.query(`SELECT 1 FROM mdclaim.blocking_holds($1, $2, $3, $4) LIMIT 1`, [board, r.uid, r.writes, r.reads]);

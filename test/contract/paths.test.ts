@@ -33,28 +33,27 @@ describe.each(kinds)('path locks on the $name board', (kind) => {
     return { ...m, board: m.board as PathBoard };
   }
 
-  it('refuses to claim a task declaring a path that leaves the tree, by next and by id, as USAGE naming the line; the board unchanged', async () => {
+  it('refuses to claim a task declaring a path that leaves the tree by id, as USAGE naming the line, and next passes over it; the board unchanged', async () => {
     const m = await make('A {writes: ../outside.ts}', 'B');
     const before = await m.bytes();
     const id = await idOf(m.board, 'A');
-    for (const attempt of [() => m.board.next({ by: 'x' }), () => m.board.claim(id, { by: 'x' })]) {
-      const err = await errorOf(attempt());
-      expect(err.code).toBe('USAGE');
-      expect(err.message).toBe('line 3 declares path "../outside.ts" leaves the board\'s directory (fix the line to claim it)');
-      expect((await m.bytes()).equals(before)).toBe(true);
-    }
-    // The line fixed by hand is claimable as any other.
-    expect((await m.board.claim(await idOf(m.board, 'B'), { by: 'x' })).status).toBe('claimed');
+    const err = await errorOf(m.board.claim(id, { by: 'x' }));
+    expect(err.code).toBe('USAGE');
+    expect(err.message).toBe('line 3 declares path "../outside.ts" leaves the board\'s directory (fix the line to claim it)');
+    expect((await m.bytes()).equals(before)).toBe(true);
+    const passed: string[] = [];
+    const b = await m.board.next({ by: 'x', onPassOver: (p) => passed.push(`${p.task.id} ${p.reason}`) });
+    expect(b?.text).toBe('B');
+    expect(passed).toEqual([`${id} line 3 declares path "../outside.ts" leaves the board's directory (fix the line to claim it)`]);
   });
 
-  it('claims a good task above one declaring a bad path; refuses only the task next would take, naming its line', async () => {
+  it('claims a good task above one declaring a bad path, then passes over the bad one, naming its line, and writes nothing', async () => {
     const m = await make('A {writes: src/a.ts}', 'B {writes: /etc/hosts}');
     expect((await m.board.next({ by: 'x' }))?.text).toBe('A {writes: src/a.ts}');
-    // Now B is the task next would take: it alone is refused, and nothing is written.
     const before = await m.bytes();
-    const err = await errorOf(m.board.next({ by: 'y' }));
-    expect(err.code).toBe('USAGE');
-    expect(err.message).toBe('line 4 declares path "/etc/hosts" is absolute: paths are relative to the board\'s directory (fix the line to claim it)');
+    const passed: string[] = [];
+    expect(await m.board.next({ by: 'y', onPassOver: (p) => passed.push(p.reason) })).toBeNull();
+    expect(passed).toEqual(['line 4 declares path "/etc/hosts" is absolute: paths are relative to the board\'s directory (fix the line to claim it)']);
     expect((await m.bytes()).equals(before)).toBe(true);
   });
 
@@ -177,11 +176,12 @@ describe.each(kinds)('path locks on the $name board', (kind) => {
     }
   });
 
-  it('keeps the locks of a live claim its holder renews by claiming it again', async () => {
+  it('keeps the locks of a live claim its holder renews by heartbeat, and refuses its holder a claim of it', async () => {
     const b = await make('A {writes: src/a.ts}', 'B');
     const a = await b.board.claim(await idOf(b.board, 'A'), { by: 'dana' });
     await b.board.lockPaths(a.id, { by: 'dana', writes: ['docs/api.md'] });
-    const renewed = await b.board.claim(a.id, { by: 'dana' });
+    expect((await errorOf(b.board.claim(a.id, { by: 'dana' }))).message).toMatch(/heartbeat renews it/);
+    const renewed = await b.board.heartbeat(a.id, { by: 'dana' });
     expect(renewed.locks?.map((l) => `${l.mode} ${l.path}`)).toEqual(['write docs/api.md']);
   });
 

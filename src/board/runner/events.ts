@@ -1,3 +1,4 @@
+import { passedOverLine } from '../unclaimable.js';
 import type { StopSignal } from './types.js';
 
 /** What a runner reports, one event at a time; `--events FILE` writes each as a JSON line. */
@@ -5,6 +6,8 @@ export type RunEvent = { at: string } & (
   | { event: 'start'; by: string }
   | { event: 'claimed'; id: string; text: string; by: string; claimedAt: string; expiresAt: string }
   | { event: 'heartbeat'; id: string; claimedAt: string; expiresAt: string }
+  /** A task next passed over because its own line keeps it from being claimed (told once a run). */
+  | { event: 'passed over'; id: string; text: string; reason: string }
   /** A heartbeat or finish write failed for a reason that may pass (lock timeout, I/O); it is retried while the lease lasts. */
   | { event: 'retry'; id: string; error: string }
   /** The claim is no longer this runner's: the command is stopped and nothing is written. */
@@ -45,6 +48,8 @@ export function describe(e: RunEvent): string | null {
       return `running as ${e.by}`;
     case 'claimed':
       return `claimed ${e.id} "${e.text}" (lease expires ${e.expiresAt})`;
+    case 'passed over':
+      return passedOverLine({ task: e, reason: e.reason });
     case 'retry':
       return `${e.id}: write failed, retrying while the lease lasts: ${e.error}`;
     case 'lost':

@@ -9,6 +9,7 @@ import { Heartbeat } from './heartbeat.js';
 import { settle, type Settings } from './options.js';
 import { RunningTask } from './task.js';
 import type { RunnerBoard, RunOptions, RunResult, StopSignal, TaskOutcome } from './types.js';
+import type { PassedOver } from '../types.js';
 import { Watchdog } from './watchdog.js';
 
 /**
@@ -67,6 +68,8 @@ class Loop {
   private stopping: StopSignal | undefined;
   private fatal: { error: unknown } | undefined;
   private claimed = 0;
+  /** The ids of the tasks passed over so far (see passedOver). */
+  private readonly told = new Set<string>();
   /** Stops the commands' groups should this process die before it has seen them end. */
   private readonly watchdog: Watchdog;
   /** Ends the current wait: a task ended, or a signal came. */
@@ -140,12 +143,19 @@ class Loop {
     const { s } = this;
     try {
       const max = s.maxAttempts === undefined ? {} : { maxAttempts: s.maxAttempts };
-      return await this.board.next({ by: this.by, ...(s.lease === undefined ? {} : { lease: s.lease }), ...(s.tags ? { tags: s.tags } : {}), ...(s.section === undefined ? {} : { section: s.section }), ...max });
+      return await this.board.next({ by: this.by, ...(s.lease === undefined ? {} : { lease: s.lease }), ...(s.tags ? { tags: s.tags } : {}), ...(s.section === undefined ? {} : { section: s.section }), ...max, onPassOver: (p) => this.passedOver(p) });
     } catch (err) {
       if (!s.loop || (err as { code?: unknown }).code !== 'LOCK_TIMEOUT') throw err;
       await this.nap(s.intervalMs);
       return undefined;
     }
+  }
+
+  /** A task the board passed over: said once a run, however often it is passed over again. */
+  private passedOver({ task, reason }: PassedOver): void {
+    if (this.told.has(task.id)) return;
+    this.told.add(task.id);
+    this.emit({ event: 'passed over', id: task.id, text: task.text, reason });
   }
 
   private start(task: Task): void {

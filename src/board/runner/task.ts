@@ -6,7 +6,8 @@ import { taskEnv } from './env.js';
 import type { RunEventBody } from './events.js';
 import { ProcessGroup, type GroupExit } from './group.js';
 import { Heartbeat, iso } from './heartbeat.js';
-import type { RunnerBoard, StopSignal, TaskOutcome } from './types.js';
+import type { Fence, RunnerBoard, StopSignal, TaskOutcome } from './types.js';
+import { named } from '../../format/named.js';
 import type { Watchdog } from './watchdog.js';
 import { finalReason, mayRetry, retryDelayMs } from './retry.js';
 
@@ -170,14 +171,14 @@ export class RunningTask {
     if (exit.code !== 0) return this.failedOrRetried(hb, failureReason(exit));
     const commit = ctx.commit ? await headCommit(ctx.cwd) : undefined;
     const withCommit = commit === undefined ? {} : { commit };
-    if (!(await hb.write((fence) => board.done(task.id, { ...fence, ...withCommit })))) return this.ownEnding(hb);
+    if (!(await this.ending(hb, 'done', (fence) => board.done(task.id, { ...fence, ...withCommit })))) return this.ownEnding(hb);
     ctx.emit({ event: 'done', id: task.id, ...withCommit, ms: this.ms() });
     return { id: task.id, outcome: 'done', ...withCommit, ms: this.ms() };
   }
 
   private async failed(hb: Heartbeat, reason: string): Promise<TaskOutcome> {
     const { board } = this.ctx;
-    if (!(await hb.write((fence) => board.fail(this.task.id, { ...fence, reason })))) return this.ownEnding(hb);
+    if (!(await this.ending(hb, 'fail', (fence) => board.fail(this.task.id, { ...fence, reason })))) return this.ownEnding(hb);
     this.ctx.emit({ event: 'failed', id: this.task.id, reason, ms: this.ms() });
     return { id: this.task.id, outcome: 'failed', reason, ms: this.ms() };
   }
@@ -189,7 +190,7 @@ export class RunningTask {
     if (!mayRetry(attempts, retries) || board.retry === undefined) return this.failed(hb, finalReason(reason, attempts, retries));
     const delay = retryDelayMs(base, attempts);
     let back: Task | undefined;
-    if (!(await hb.write(async (fence) => (back = await board.retry!(this.task.id, { ...fence, delay }))))) return this.ownEnding(hb);
+    if (!(await this.ending(hb, 'retry', async (fence) => (back = await board.retry!(this.task.id, { ...fence, delay }))))) return this.ownEnding(hb);
     const notBefore = back?.notBefore ?? iso(Date.now() + delay);
     this.ctx.emit({ event: 'retrying', id: this.task.id, reason, attempts, notBefore, ms: this.ms() });
     return { id: this.task.id, outcome: 'retried', reason, ms: this.ms() };
@@ -201,6 +202,30 @@ export class RunningTask {
     if (!(await hb.write((fence) => board.release(this.task.id, fence)))) return this.lost(hb.lostReason!);
     this.ctx.emit({ event: 'released', id: this.task.id, ms: this.ms() });
     throw cannotStart(this.ctx.command, failureReason(exit), exit.code === 126 ? 'command not executable' : 'command not found');
+  }
+
+  /**
+   * A fenced write that ends the task (done, fail, retry). One the board
+   * refuses as a usage error (a reason the board cannot hold, say) cannot
+   * pass with time: the task is given back, so no claim is left behind for
+   * its lease, and the run stops saying why (as hb.write says false when the
+   * claim turned out lost).
+   */
+  private async ending(hb: Heartbeat, what: string, op: (fence: Fence) => Promise<Task>): Promise<boolean> {
+    try {
+      return await hb.write(op);
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== 'USAGE') throw err;
+      let back: string;
+      try {
+        const released = await hb.write((fence) => this.ctx.board.release(this.task.id, fence));
+        if (released) this.ctx.emit({ event: 'released', id: this.task.id, ms: this.ms() });
+        back = released ? 'the task was given back' : 'the task was no longer ours to give back';
+      } catch (again) {
+        back = `giving the task back failed too: ${(again as Error).message}`;
+      }
+      throw new MdclaimError('USAGE', `the board refused to ${what} ${named(this.task)}: ${(err as Error).message}; ${back}`, { cause: err });
+    }
   }
 
   private lost(reason: string): TaskOutcome {

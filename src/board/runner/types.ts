@@ -1,5 +1,6 @@
 import type { Task } from '../../format/task.js';
 import type { RunEvent } from './events.js';
+import type { PassedOver } from '../types.js';
 
 /** A holder write names the claim it applies to: who made it, and the claim time last written. */
 export interface Fence {
@@ -19,7 +20,7 @@ export interface RunnerBoard {
   /** What to tell the command instead, when showing and reaching differ (a URL as given, less its password). */
   readonly handOff?: string;
   list(): Promise<Task[]>;
-  next(options: { by: string; lease?: string | number; tags?: readonly string[]; section?: string; maxAttempts?: number }): Promise<Task | null>;
+  next(options: { by: string; lease?: string | number; tags?: readonly string[]; section?: string; maxAttempts?: number; onPassOver?: (passed: PassedOver) => void }): Promise<Task | null>;
   heartbeat(id: string, fence: Fence): Promise<Task>;
   done(id: string, fence: Fence & { commit?: string }): Promise<Task>;
   fail(id: string, fence: Fence & { reason?: string }): Promise<Task>;

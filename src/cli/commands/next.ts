@@ -3,6 +3,8 @@ import { EXIT } from '../exit.js';
 import { claimant, printJson } from '../output.js';
 import { lease, printClaimed } from './claimed.js';
 import type { Command } from './types.js';
+import type { PassedOver } from '../../board/types.js';
+import { passedOverLine } from '../../board/unclaimable.js';
 
 export const next: Command = async (board, p, io) => {
   const by = claimant(p, true);
@@ -11,7 +13,9 @@ export const next: Command = async (board, p, io) => {
   const tags = p.flags.get('tag');
   const maxAttempts = wholeNumber(p, 'max-attempts');
   const budget = maxAttempts === undefined ? {} : { maxAttempts };
-  const picked = await board.next({ by, ...(leaseValue === undefined ? {} : { lease: leaseValue }), ...(tags ? { tags } : {}), ...(section === undefined ? {} : { section }), ...budget });
+  // A task its own line keeps from being claimed stops no one: said once, and the next one taken.
+  const onPassOver = (p: PassedOver) => io.err(passedOverLine(p));
+  const picked = await board.next({ by, ...(leaseValue === undefined ? {} : { lease: leaseValue }), ...(tags ? { tags } : {}), ...(section === undefined ? {} : { section }), ...budget, onPassOver });
   if (!picked) {
     if (has(p, 'json')) printJson(io, { task: null });
     else io.err(`nothing to claim in ${board.location}`);

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { named } from '../../src/format/named.js';
+import { mdclaim } from '../helpers/cli.js';
+import { kinds } from './kinds.js';
+
+// A task its own line keeps from being claimed stops no one: next and run pass over it, saying so once,
+// and claim of it is the usage error naming the line.
+
+const BOARD = '# Work\n\n- [ ] Port the parser {writes: ../outside.ts}\n- [ ] Write the guide\n- [ ] Ship it\n';
+const WHY = 'line 3 declares path "../outside.ts" leaves the board\'s directory (fix the line to claim it)';
+
+describe.each(kinds)('a task that cannot be claimed on the $name board', (kind) => {
+  it('is passed over by next with one line naming it and why, and the next task is taken', async () => {
+    const { location: f, board } = await kind.make(BOARD);
+    const [bad] = await board.list();
+    const r = mdclaim(['next', '--file', f, '--by', 'a', '-q']);
+    expect([r.status, r.stderr]).toEqual([0, `passed over ${named(bad!)}: ${WHY}\n`]);
+    expect(r.stdout).toMatch(/^[0-9a-f]{12}\n$/);
+    expect((await board.list()).map((t) => [t.text, t.status])).toEqual([
+      ['Port the parser {writes: ../outside.ts}', 'open'],
+      ['Write the guide', 'claimed'],
+      ['Ship it', 'open'],
+    ]);
+    // claim of it keeps the clear usage error.
+    expect(mdclaim(['claim', bad!.id, '--file', f, '--by', 'a'])).toEqual({ status: 2, stdout: '', stderr: `error[USAGE]: ${WHY}\n` });
+  });
+
+  it('is passed over by run --loop --until-settled, said once, and every other task runs', async () => {
+    const { location: f, board } = await kind.make(BOARD);
+    const [bad] = await board.list();
+    const r = mdclaim(['run', '--file', f, '--by', 'r', '--loop', '--until-settled', '--interval', '1s', '--no-commit', '--', 'true']);
+    expect(r.status).toBe(0);
+    expect(r.stderr.split('\n').filter((l) => l.includes('passed over'))).toEqual([`mdclaim: passed over ${named(bad!)}: ${WHY}`]);
+    expect((await board.list()).map((t) => t.status)).toEqual(['open', 'done', 'done']);
+  });
+
+  it('is passed over by a single run, which takes the task after it', async () => {
+    const { location: f, board } = await kind.make(BOARD);
+    const r = mdclaim(['run', '--file', f, '--by', 'r', '--no-commit', '--', 'true']);
+    expect(r.status).toBe(0);
+    expect((await board.list()).map((t) => t.status)).toEqual(['open', 'done', 'open']);
+  });
+});
