@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { childProcess } from '../builtins.js';
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { finding, type Finding } from './finding.js';
@@ -7,7 +7,7 @@ const HOOKS = ['pre-commit'] as const;
 
 /** The git hooks mdclaim ships, where installed: may git run them, and will they find mdclaim? */
 export function checkHooks(dir: string): Finding[] {
-  const git = spawnSync('git', ['rev-parse', '--show-toplevel', '--git-path', 'hooks'], { cwd: dir, encoding: 'utf8' });
+  const git = childProcess().spawnSync('git', ['rev-parse', '--show-toplevel', '--git-path', 'hooks'], { cwd: dir, encoding: 'utf8' });
   if (git.error || git.status !== 0) return [finding('hooks', 'skip', `${dir} is not in a git repository: no hooks to check`)];
   const [top, hooksPath] = git.stdout.trim().split('\n') as [string, string];
   const hooks = resolve(dir, hooksPath);
