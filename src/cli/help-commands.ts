@@ -184,8 +184,8 @@ export const COMMANDS: Record<string, CommandSpec> = {
     flags: ['by', 'writes', 'reads'],
     summary: 'exit 0 when no one else holds these paths, 4 naming who does',
     about: 'Check whether you may touch these paths: 0 when no live claim but yours holds one in the way, 4 naming the first other holder. Changes nothing.',
-    options: { by: 'who asks (or MDCLAIM_BY): your own holds are no obstacle' },
-    examples: ['mdclaim paths check --by alice --writes src/auth/login.ts || exit 1'],
+    options: { by: 'who asks (or MDCLAIM_BY): your own holds are no obstacle; without one, every hold is another\'s' },
+    examples: ['npx mdclaim paths check --by alice --writes src/auth/login.ts || exit 1', 'npx mdclaim paths check --writes src/auth/   # is anyone on it?'],
     exits: '0 free, 4 held by another (named)',
   },
   lock: {

@@ -1,11 +1,9 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
-import { randomHex } from '../../builtins.js';
 import { Board } from '../../board/board.js';
 import { MdclaimError, usage } from '../../errors.js';
-import { one } from '../args.js';
 import { EXIT } from '../exit.js';
-import { printJson } from '../output.js';
+import { asker, printJson } from '../output.js';
 import { pathBoard } from './kind.js';
 import type { Command } from './types.js';
 
@@ -30,8 +28,7 @@ export const guard: Command = async (any, p, io) => {
   const base = any instanceof Board ? dirname(resolve(any.path)) : cwd;
   const path = inside(base, resolve(cwd, target));
   if (path === undefined) return EXIT.OK;
-  // Without a name, every holder is someone else: a made-up name holds nothing.
-  const by = one(p, 'by') ?? process.env['MDCLAIM_BY'] ?? `guard-${randomHex(8)}`;
+  const by = asker(p, 'guard');
   try {
     await pathBoard(any, 'guard').checkPaths({ by, writes: [path] });
     return EXIT.OK;

@@ -1,16 +1,16 @@
 import { has } from '../args.js';
 import { EXIT } from '../exit.js';
-import { claimant, printJson } from '../output.js';
+import { asker, printJson } from '../output.js';
 import { pathFlag } from './path-flags.js';
 import type { Command } from './types.js';
 import { pathBoard } from './kind.js';
 
-/** Exit 0 when no live claim but the caller's holds a path in the way; the error (exit 4) names who does. */
+/** Exit 0 when no live claim but the caller's holds a path in the way; the error (exit 4) names who does. Without --by every hold is another's. */
 export const pathsCheck: Command = async (any, p, io) => {
   const board = pathBoard(any, 'paths check');
   const writes = pathFlag(p, 'writes');
   const reads = pathFlag(p, 'reads');
-  const by = claimant(p, false);
+  const by = asker(p, 'check');
   const yours = await board.checkPaths({ by, ...(writes ? { writes } : {}), ...(reads ? { reads } : {}) });
   if (has(p, 'json')) printJson(io, { paths: yours });
   else io.out(yours.length === 0 ? 'free: no live claim holds these paths' : `yours: ${[...new Set(yours.map((h) => `${h.path} (${h.mode}) on ${h.task}`))].join(', ')}`);
