@@ -185,7 +185,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: 'exit 0 when no one else holds these paths, 4 naming who does',
     about: 'Check whether you may touch these paths: 0 when no live claim but yours holds one in the way, 4 naming the first other holder. Changes nothing.',
     options: { by: 'who asks (or MDCLAIM_BY): your own holds are no obstacle; without one, every hold is another\'s' },
-    examples: ['npx mdclaim paths check --by alice --writes src/auth/login.ts || exit 1', 'npx mdclaim paths check --writes src/auth/   # is anyone on it?'],
+    examples: ['mdclaim paths check --by alice --writes src/auth/login.ts || exit 1', 'mdclaim paths check --writes src/auth/   # is anyone on it?'],
     exits: '0 free, 4 held by another (named)',
   },
   lock: {
@@ -208,7 +208,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     },
     notes: `SIGINT/SIGTERM/SIGHUP: stop claiming, pass the signal to the commands (SIGTERM for a hangup), wait up to --grace, release their tasks, exit 130/143/129; a second signal kills at once. A stdout whose reader left (run … | head -1) stops the run the same way, exit 141. However a task ends, whatever its command left in its process group is stopped (SIGTERM, SIGKILL after --grace) before the end is written, and the claim is renewed just before the command starts. Killed outright (SIGKILL), the runner takes its commands with it: its watchdog sends their groups SIGTERM, SIGKILL after --grace; the claims are left for the reaper. With --retries N a failed command gives its task back to be retried: open, and claimable by no one before --retry-delay D, then 2D, 4D … (plus up to 20%), the time written on its line; after N retries it is failed, its reason saying how many attempts it had; takeovers then park a task that has had N+1 attempts (or --max-attempts). A command that cannot start (not found, not executable, exit 126/127) fails no task: it is given back, not counted, and the runner stops with exit 1.`,
     examples: [`mdclaim run --loop --tag backend -- sh -c 'claude -p "$MDCLAIM_TASK_TEXT"'`, 'mdclaim run --concurrency 4 --until-settled -- ./work.sh', 'mdclaim run --until-settled --retries 3 --retry-delay 1m -- ./flaky.sh'],
-    exits: '0 task done (--loop: stopped by --max or --until-settled), 1 the command failed (or its task went back for a retry) or could not start, 3 nothing claimable, 4 the claim was lost, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM, 141 stdout closed',
+    exits: '0 every task it ran is done (a loop: also none at all), 1 one ended failed (after its retries; or went back for a retry it did not run again) or the command could not start, 3 nothing claimable (one pass), 4 a claim was lost; each task counted by how it last ended here, the same for one pass, --max and --until-settled; 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM, 141 stdout closed',
   },
   status: {
     args: 'none',

@@ -24,8 +24,14 @@ export const run: Command = async (board, p, io) => {
   const loop = has(p, 'loop') || has(p, 'until-settled');
   const eventsPath = one(p, 'events');
   const events = eventsPath === undefined ? undefined : EventsFile.open(eventsPath, io.err);
+  // Someone watching a terminal is told when a loop goes quiet and when it wakes, so it does not look hung.
+  const terminal = process.stderr.isTTY === true;
   const onEvent = (e: RunEvent) => {
     events?.write(e);
+    if (e.event === 'idle' || e.event === 'awake') {
+      if (terminal) io.err(`mdclaim: ${e.event === 'idle' ? `idle: nothing to claim in ${board.location}; looking again every ${interval ?? '5s'} (^C stops)` : 'awake: work appeared'}`);
+      return;
+    }
     // A made-up id is said once, so the claims on the board can be told as this runner's.
     if (e.event === 'start' && by !== undefined) return;
     const line = describe(e);
@@ -53,7 +59,7 @@ export const run: Command = async (board, p, io) => {
       onEvent,
     });
     if (!loop && result.tasks.length === 0) io.err(`mdclaim: nothing to claim in ${board.location}`);
-    return exitCodeForRun({ loop, stoppedBy: result.stoppedBy, outcomes: result.tasks.map((t) => t.outcome) });
+    return exitCodeForRun({ loop, stoppedBy: result.stoppedBy, tasks: result.tasks });
   } finally {
     events?.close();
   }
