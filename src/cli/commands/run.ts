@@ -4,6 +4,7 @@ import { usage } from '../../errors.js';
 import { has, one, wholeNumber } from '../args.js';
 import { EventsFile } from '../events-file.js';
 import { exitCodeForRun } from '../exit.js';
+import { withOwnBin } from '../own-bin.js';
 import type { Command } from './types.js';
 
 // Only the command line: the loop itself is the library's runTasks.
@@ -40,6 +41,8 @@ export const run: Command = async (board, p, io) => {
   try {
     const result = await runTasks(board, {
       command: p.positionals,
+      // The command's own `mdclaim done "$MDCLAIM_TASK_ID"` reaches this install, wherever it is.
+      env: withOwnBin(process.env),
       ...(by === undefined ? {} : { by }),
       ...(lease === undefined ? {} : { lease }),
       ...(tags ? { tags } : {}),
