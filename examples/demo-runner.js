@@ -93,7 +93,10 @@ const check = (ok, what) => {
   return ok;
 };
 const results = [
-  check(codes.every((c) => c === 0), 'every runner stopped by itself once the board was settled (exit 0)'),
+  check(
+    runners.every((r, i) => codes[i] === (r === frozen ? 4 : 0)),
+    'every runner stopped by itself once the board was settled: exit 0, and 4 for the one whose claim was lost',
+  ),
   check(
     tasks.every((t) => t.status === 'done' && done.filter((e) => e.id === t.id).length === 1 && done.find((e) => e.id === t.id).runner === t.by),
     'every task is done, written once, by the runner the board names',

@@ -17,7 +17,7 @@ $mdclaim run --file "$dir/tasks.md" --until-settled --concurrency 2 --interval 1
   echo "working on $MDCLAIM_TASK_ID: $MDCLAIM_TASK_TEXT"
   sleep 1
   case ",$MDCLAIM_TASK_TAGS," in *,docs,*) echo "no docs tool on this machine" >&2; exit 1 ;; esac
-'
+' || echo "run exited $?: a task failed (the {docs} ones here); 0 means every task it ran is done"
 echo
 $mdclaim list --file "$dir/tasks.md"
 echo

@@ -34,7 +34,9 @@ describe('the help', () => {
       // The option's label, then words beside or under it.
       expect(options).toMatch(new RegExp(`\\n  ${OPTIONS[f]!.label.replace(/[|.]/g, '\\$&')} +\\S|\\n  ${OPTIONS[f]!.label.replace(/[|.]/g, '\\$&')}\\n +\\S`));
     }
-    expect(r.stdout).toMatch(/\nExamples?:\n {2}(mdclaim |\S+=|id=|\* )/);
+    // As a project that ran npm install mdclaim runs them: through npx (or its node_modules/.bin, from cron).
+    expect(r.stdout).toMatch(/\nExamples?:\n {2}(npx mdclaim |\S+=|id=|\* )/);
+    for (const example of r.stdout.slice(r.stdout.indexOf('\nExample')).split('\n')) expect(example).not.toMatch(/(?<![\w./-]|npx |npx --no-install |mcp add )mdclaim (?!mcp --file)/);
   });
 
   it('prints the global help on stderr for a bare mdclaim, exit 2 with one error line', () => {

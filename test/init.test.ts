@@ -37,7 +37,11 @@ describe('mdclaim init', () => {
     expect(r.status).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(new RegExp(`^created ${file}: 5 tasks in 2 sections`));
-    for (const cmd of ['list', 'next', 'done', 'run', 'init']) expect(r.stdout).toMatch(new RegExp(`^  mdclaim ${cmd} .*--file ${file}`, 'm'));
+    for (const cmd of ['list', 'next', 'done', 'run', 'init']) expect(r.stdout).toMatch(new RegExp(`^  npx mdclaim ${cmd} .*--file ${file}`, 'm'));
+    // The explanations start in one column, whatever the commands' lengths.
+    const steps = r.stdout.split('\n').filter((l) => l.startsWith('  npx mdclaim '));
+    expect(steps).toHaveLength(5);
+    expect(new Set(steps.map((l) => l.indexOf('  # '))).size).toBe(1);
     expect(readFileSync(file, 'utf8')).toBe(STARTER_BOARD);
     const claimed = mdclaim(['next', '--file', file, '--by', 'me', '--json']);
     expect(claimed.status).toBe(0);

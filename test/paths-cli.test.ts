@@ -72,7 +72,6 @@ describe('the paths CLI', () => {
       [['paths', 'lock', free, '--by', 'dana'], 2, /^error\[USAGE\]: lockPaths: name at least one path to write or read\n$/],
       [['paths', 'lock', free, '--writes', 'a.ts'], 2, /^error\[USAGE\]: paths lock needs --by/],
       [['paths', 'lock', free, '--by', 'eve', '--writes', 'a.ts'], 4, /^error\[CONFLICT\]: .* is claimed by dana, not eve\n$/],
-      [['paths', 'check', '--writes', 'a.ts'], 2, /^error\[USAGE\]: paths check needs --by/],
       [['paths', 'unlock', '--by', 'dana'], 2, /^error\[USAGE\]: paths unlock needs the task id\n$/],
       [['paths', 'bogus'], 2, /^error\[USAGE\]: paths takes no argument, got "bogus"\n$/],
     ];
@@ -81,6 +80,19 @@ describe('the paths CLI', () => {
       expect([args.join(' '), r.status]).toEqual([args.join(' '), status]);
       expect(r.stderr).toMatch(stderr);
     }
+    expect(bytesOf(file).equals(before)).toBe(true);
+  });
+
+  it('checks without --by as a read-only question: every hold is another\'s, a free path is free', () => {
+    const file = boardFile(BOARD);
+    const f = ['--file', file];
+    expect(mdclaim(['claim', idOf(file, 'Login'), ...f, '--by', 'dana']).status).toBe(0);
+    const before = bytesOf(file);
+    expect(mdclaim(['paths', 'check', ...f, '--writes', 'src/other.ts'])).toEqual({ status: 0, stdout: 'free: no live claim holds these paths\n', stderr: '' });
+    const held = mdclaim(['paths', 'check', ...f, '--writes', 'src/auth/login.ts']);
+    expect([held.status, held.stderr]).toEqual([4, `error[CONFLICT]: dana holds src/auth/login.ts (write) on ${nameOf(file, 'Login')}\n`]);
+    // MDCLAIM_BY still names the asker.
+    expect(mdclaim(['paths', 'check', ...f, '--writes', 'src/auth/login.ts'], { MDCLAIM_BY: 'dana' }).status).toBe(0);
     expect(bytesOf(file).equals(before)).toBe(true);
   });
 

@@ -111,10 +111,19 @@ describe('pieces of a task end', () => {
   });
 
   it('maps how a run ended to its exit status', () => {
-    const one = (outcomes: string[], stoppedBy = 'pass') => exitCodeForRun({ loop: false, stoppedBy, outcomes });
-    expect([one(['done']), one(['failed']), one([]), one(['lost']), one(['done', 'failed', 'lost'])]).toEqual([0, 1, 3, 4, 4]);
+    const tasks = (outcomes: string[]) => outcomes.map((outcome, i) => ({ id: `t${i}`, outcome }));
+    const one = (outcomes: string[], stoppedBy = 'pass') => exitCodeForRun({ loop: false, stoppedBy, tasks: tasks(outcomes) });
+    expect([one(['done']), one(['failed']), one(['retried']), one([]), one(['lost']), one(['done', 'failed', 'lost'])]).toEqual([0, 1, 1, 3, 4, 4]);
     expect([one(['released'], 'SIGINT'), one([], 'SIGTERM'), one(['released'], 'SIGHUP'), one(['released'], 'SIGPIPE')]).toEqual([130, 143, 129, 141]);
-    expect(exitCodeForRun({ loop: true, stoppedBy: 'max', outcomes: ['failed'] })).toBe(0);
+  });
+
+  it('gives a loop stopped by --max or --until-settled success only when every task it ended is done', () => {
+    const loop = (stoppedBy: string, ...ends: Array<[string, string]>) => exitCodeForRun({ loop: true, stoppedBy, tasks: ends.map(([id, outcome]) => ({ id, outcome })) });
+    expect([loop('max'), loop('settled'), loop('max', ['a', 'done'], ['b', 'done'])]).toEqual([0, 0, 0]);
+    expect([loop('max', ['a', 'done'], ['b', 'failed']), loop('settled', ['a', 'failed']), loop('max', ['a', 'retried'])]).toEqual([1, 1, 1]);
+    // A task retried and then done here counts as done; one failed for good after its retries, as failed.
+    expect([loop('settled', ['a', 'retried'], ['a', 'done']), loop('settled', ['a', 'retried'], ['a', 'retried'], ['a', 'failed'])]).toEqual([0, 1]);
+    expect(loop('settled', ['a', 'done'], ['b', 'lost'])).toBe(4);
   });
 });
 

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openBoard } from '../src/index.js';
 import { CLI, mdclaim } from './helpers/cli.js';
 import { fixture, start } from './helpers/procs.js';
+import { asNobody, nobodyCannot } from './helpers/nobody.js';
 import { boardFile, bytesOf, read } from './helpers/tmp.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -113,13 +114,9 @@ describe('files beside the board', () => {
 });
 
 // A user other than the board's owner: tests run as root here, so drop to nobody with setpriv.
-const canDrop = isRoot && run('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'true']).status === 0;
-const asNobody = (args: string[], groups = '') =>
-  spawnSync('setpriv', ['--reuid=65534', '--regid=65534', groups ? `--groups=${groups}` : '--clear-groups', process.execPath, CLI, ...args], {
-    encoding: 'utf8',
-  });
+if (nobodyCannot) console.warn(`write.test.ts: the tests as an unprivileged user are skipped: ${nobodyCannot}`);
 
-describe.skipIf(!canDrop)('as an unprivileged user (needs root and setpriv to become nobody; skipped otherwise)', () => {
+describe.skipIf(nobodyCannot !== '')('as an unprivileged user (needs root, setpriv and a checkout nobody can run; skipped otherwise)', () => {
   /** A directory nobody can enter, and may write when `writable`. */
   function dirFor(writable: boolean): string {
     const file = boardFile('- [ ] one\n- [ ] two\n');

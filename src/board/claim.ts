@@ -1,4 +1,5 @@
 import { MdclaimError, usage } from '../errors.js';
+import { noTask } from './resolve-id.js';
 import { named } from '../format/named.js';
 import { bytes, utf8, type ByteString } from '../format/bytes.js';
 import { formatDuration } from '../format/duration.js';
@@ -175,7 +176,7 @@ export function claimById(src: ByteString, id: string, args: ClaimArgs): Plan<Ta
   const now = cutoff(args.now);
   const claimable = (s: Seen) => isClaimable(s.t.marker, s.aboveAllDone, now, s.tries?.notBefore);
   const { form, found } = lookup(src, id, (s) => claimable(s));
-  if (found.length === 0) throw new MdclaimError('NOT_FOUND', `no task with id ${id}`);
+  if (found.length === 0) throw noTask(id);
   if (form === 'key' && found.length > 1) throw ambiguousKey(src, id, found);
   const pick = found.find(claimable);
   if (!pick) throw notClaimable(taskOf(src, found[0]!), args.now, args.by);

@@ -1,4 +1,5 @@
-import { MdclaimError, usage } from '../errors.js';
+import { usage } from '../errors.js';
+import { noTask } from './resolve-id.js';
 import { bytes, type ByteString } from '../format/bytes.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
 import { claimTimes, FAILED_SEP, reshaped, type Task } from '../format/task.js';
@@ -30,7 +31,7 @@ export interface Holder {
 export function held(src: ByteString, id: string, who: Holder): { seen: Seen; task: Task } {
   const mine = (s: Seen) => s.t.marker.status === 'claimed' && s.t.marker.by === who.by && (who.claimedAt === undefined || s.t.marker.claimedAt === who.claimedAt);
   const { found } = lookup(src, id, mine);
-  if (found.length === 0) throw new MdclaimError('NOT_FOUND', `no task with id ${id}`);
+  if (found.length === 0) throw noTask(id);
   const ours = found.filter(mine);
   if (ours.length === 0) {
     // Name the claim that is there instead: the caller's other claim, else anyone's, else the first line.

@@ -1,4 +1,5 @@
 import { MdclaimError } from '../errors.js';
+import { noTask } from './resolve-id.js';
 import { bytes, type ByteString } from '../format/bytes.js';
 import { renderMarker } from '../format/marker.js';
 import { named } from '../format/named.js';
@@ -16,7 +17,7 @@ import { lookup, taskOf } from './walk.js';
 export function reopen(src: ByteString, id: string): Plan<Task> {
   const finished = (t: Task['status']) => t === 'done' || t === 'failed';
   const { form, found } = lookup(src, id, (s) => finished(s.t.marker.status));
-  if (found.length === 0) throw new MdclaimError('NOT_FOUND', `no task with id ${id}`);
+  if (found.length === 0) throw noTask(id);
   if (form === 'key' && found.length > 1) throw ambiguousKey(src, id, found);
   const seen = found.find((s) => finished(s.t.marker.status));
   if (!seen) throw notReopenable(taskOf(src, found[0]!));

@@ -33,6 +33,12 @@ export function resolvePrefix(prefix: string, tasks: Iterable<{ id: string; text
   throw usage(`${prefix} is the start of ${ids.size} ids: use more of one: ${shown.join(', ')}${more}`);
 }
 
+/** NOT_FOUND for an id no task answers to; one too short to be the start of an id says how long one must be. */
+export function noTask(id: string): MdclaimError {
+  const hint = idForm(id) === null && id.length < MIN_PREFIX ? ` (the start of an id must be ${MIN_PREFIX} or more characters)` : '';
+  return new MdclaimError('NOT_FOUND', `no task with id ${id}${hint}`);
+}
+
 /** The whole id `id` names on a file board's bytes: itself, or the one id it is the start of. */
 export function idIn(src: ByteString, id: string): string {
   return isPrefix(id) ? resolvePrefix(id, listTasks(src)) : id;

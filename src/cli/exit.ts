@@ -21,22 +21,25 @@ export const EXIT = {
 export interface RunEnd {
   loop: boolean;
   stoppedBy: string;
-  outcomes: readonly string[];
+  /** Every task's end, in the order they came (a retried task may come again). */
+  tasks: readonly { id: string; outcome: string }[];
 }
 
 /**
- * `run`'s status: after a signal 129/130/143, 141 when its stdout closed; a loop that stopped by itself 0;
- * one pass by its worst task: lost 4, failed 1, done 0, nothing claimed 3.
+ * `run`'s status: after a signal 129/130/143, 141 when its stdout closed;
+ * nothing claimed 3 (0 for a loop); else by the worst of its tasks, each as it
+ * last ended here: lost 4, failed (or given back for a retry not run again
+ * here) 1, all done 0. A scheduler sees success only when all it ran is done.
  */
 export function exitCodeForRun(end: RunEnd): number {
   if (end.stoppedBy === 'SIGHUP') return EXIT.SIGHUP;
   if (end.stoppedBy === 'SIGINT') return EXIT.SIGINT;
   if (end.stoppedBy === 'SIGTERM') return EXIT.SIGTERM;
   if (end.stoppedBy === 'SIGPIPE') return EXIT.BROKEN_PIPE;
-  if (end.loop) return EXIT.OK;
-  if (end.outcomes.length === 0) return EXIT.NO_TASK;
-  if (end.outcomes.includes('lost')) return EXIT.CONFLICT;
-  if (end.outcomes.includes('failed') || end.outcomes.includes('retried')) return EXIT.FAILURE;
+  if (end.tasks.length === 0) return end.loop ? EXIT.OK : EXIT.NO_TASK;
+  const last = [...new Map(end.tasks.map((t) => [t.id, t.outcome])).values()];
+  if (last.includes('lost')) return EXIT.CONFLICT;
+  if (last.includes('failed') || last.includes('retried')) return EXIT.FAILURE;
   return EXIT.OK;
 }
 

@@ -11,7 +11,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     about:
       'Write a short starter board (two sections, open tasks, a [⏰] task, tags, a {writes: …} declaration) at --file, default ./tasks.md, and print what to run next. It never writes over an existing file: that is exit 2, the file untouched.',
     options: { json: '{"created", "tasks", "sections"}, or {"agents": text}', file: 'the board to create (default ./tasks.md, or MDCLAIM_FILE)' },
-    examples: ['mdclaim init && mdclaim next --by me', 'mdclaim init --agents >> AGENTS.md'],
+    examples: ['npx mdclaim init && npx mdclaim next --by me', 'npx mdclaim init --agents >> AGENTS.md'],
     exits: '0 created (or printed), 2 the file exists, 1 it cannot be created (no such directory, permission, full disk)',
     ownFlagsOnly: true,
   },
@@ -21,7 +21,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: 'print the tasks: id, status, holder and time left, section, text',
     about:
       'Print every task in board order, one a line: its id, its status (a claim says its holder and the time left on its lease, or lapsed; an open task a live claim\'s paths block says blocked by whom), its section and its text. --json adds the same as fields (timeLeftMs, lapsed, blockedBy).',
-    examples: ['mdclaim list', 'mdclaim list --status claimed --json', 'mdclaim list --section Backend --tag api'],
+    examples: ['npx mdclaim list', 'npx mdclaim list --status claimed --json', 'npx mdclaim list --section Backend --tag api'],
     exits: '0 (also when nothing matches)',
   },
   next: {
@@ -31,7 +31,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     about:
       'Claim the first task in board order that may be claimed: open, a lapsed claim, or a [⏰] whose tasks above are all done, that no live claim\'s paths block and that waits for no retry\'s time (// Attempts: N, not before T). A task its own line keeps from being claimed (a declared path outside the tree, " // Failed:" in its text) is passed over with one line on stderr saying why. Prints the claim; without --by an 8-hex id is made up and shown.',
     options: { by: 'who claims (or MDCLAIM_BY; default: a made-up 8-hex id)', quiet: 'print only the task id (needs --by or MDCLAIM_BY)' },
-    examples: ['id=$(mdclaim next --by "$AGENT" -q) && echo "working on $id"', 'mdclaim next --by a1 --tag backend --lease 2h'],
+    examples: ['id=$(npx mdclaim next --by "$AGENT" -q) && echo "working on $id"', 'npx mdclaim next --by a1 --tag backend --lease 2h'],
     exits: '0 claimed, 3 nothing claimable',
   },
   claim: {
@@ -40,7 +40,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: 'claim one task by id (or the start of its id)',
     about: 'Claim the task with this id. A live claim, your own included, a finished or a blocked task is a conflict naming why (heartbeat renews your claim).',
     options: { by: 'who claims (or MDCLAIM_BY; default: a made-up 8-hex id)', quiet: 'print only the task id (needs --by or MDCLAIM_BY)' },
-    examples: ['mdclaim claim PLAT-12 --by alice', 'mdclaim claim 3f2a9c --by alice --lease 4h'],
+    examples: ['npx mdclaim claim PLAT-12 --by alice', 'npx mdclaim claim 3f2a9c --by alice --lease 4h'],
     exits: '0 claimed, 2 its line cannot be claimed, 3 no such task, 4 held by a live claim (yours too), finished or blocked',
   },
   heartbeat: {
@@ -49,7 +49,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: "renew your claim's timestamp (it keeps its lease)",
     about: "Renew your claim: its claim time becomes now, so it lapses one lease from now. Only the holder may; a lapsed claim is renewed unless someone took it (or its paths) meanwhile.",
     options: { by: 'the holder (or MDCLAIM_BY)' },
-    examples: ['mdclaim heartbeat "$MDCLAIM_TASK_ID" --by "$MDCLAIM_BY"'],
+    examples: ['npx mdclaim heartbeat "$MDCLAIM_TASK_ID" --by "$MDCLAIM_BY"'],
     exits: '0 renewed, 3 no such task, 4 not yours',
   },
   done: {
@@ -58,7 +58,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: 'mark your task done',
     about: 'Mark the task you hold done; its path locks go with the claim.',
     options: { by: 'the holder (or MDCLAIM_BY)' },
-    examples: ['mdclaim done PLAT-12 --by alice --commit "$(git rev-parse --short HEAD)"'],
+    examples: ['npx mdclaim done PLAT-12 --by alice --commit "$(git rev-parse --short HEAD)"'],
     exits: '0 done, 3 no such task, 4 not yours',
   },
   fail: {
@@ -67,7 +67,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: 'mark your task failed, with a reason',
     about: 'Mark the task you hold failed. It stays failed (a [⏰] below it stays blocked) until someone reopens it.',
     options: { by: 'the holder (or MDCLAIM_BY)' },
-    examples: ['mdclaim fail PLAT-12 --by alice --reason "tests time out"'],
+    examples: ['npx mdclaim fail PLAT-12 --by alice --reason "tests time out"'],
     exits: '0 failed, 3 no such task, 4 not yours',
   },
   release: {
@@ -76,7 +76,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: 'give your task back, open',
     about: 'Give back the task you hold: it is open again, as it read before you claimed it.',
     options: { by: 'the holder (or MDCLAIM_BY)' },
-    examples: ['mdclaim release PLAT-12 --by alice'],
+    examples: ['npx mdclaim release PLAT-12 --by alice'],
     exits: '0 released, 3 no such task, 4 not yours',
   },
   retry: {
@@ -85,7 +85,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: 'give your task back to be retried after a delay',
     about: 'Give back the task you hold to be tried again later: it is open, its attempt counted, and no one claims it before --delay D has passed (// Attempts: N, not before T on its line). What mdclaim run --retries does after a failure.',
     options: { by: 'the holder (or MDCLAIM_BY)' },
-    examples: ['mdclaim retry PLAT-12 --by alice --delay 10m'],
+    examples: ['npx mdclaim retry PLAT-12 --by alice --delay 10m'],
     exits: '0 given back, 2 no --delay, 3 no such task, 4 not yours',
   },
   reopen: {
@@ -95,7 +95,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     about:
       'Put a done or failed task back to open ([ ]), dropping its commit or its failure reason, so it can be claimed again. A claim is not reopened: its holder releases it (a lapsed one is the reaper\'s).',
     options: { by: "who reopens it (or MDCLAIM_BY): kept in a PostgreSQL board's history" },
-    examples: ['mdclaim reopen 3f2a9c', 'mdclaim reopen PLAT-12 --by alice --json'],
+    examples: ['npx mdclaim reopen 3f2a9c', 'npx mdclaim reopen PLAT-12 --by alice --json'],
     exits: '0 reopened, 3 no such task, 4 claimed or not finished',
   },
   reap: {
@@ -103,7 +103,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     flags: ['ttl', 'dry-run', 'include-untimed', 'max-attempts'],
     summary: 'reopen claims past their own lease, or older than --ttl (run it from cron)',
     about: 'Reopen every claim past its own lease, and with --ttl every claim that old whatever its lease. With --max-attempts N, a lapsed claim whose task has had N attempts is parked instead: failed, its reason "abandoned after N attempts; last held by <by>". Prints what it reopened or parked.',
-    examples: ['mdclaim reap', 'mdclaim reap --ttl 2h --dry-run', 'mdclaim reap --max-attempts 3', '* * * * * cd /repo && mdclaim reap --max-attempts 5   # crontab'],
+    examples: ['npx mdclaim reap', 'npx mdclaim reap --ttl 2h --dry-run', 'npx mdclaim reap --max-attempts 3', '* * * * * cd /repo && ./node_modules/.bin/mdclaim reap --max-attempts 5'],
     exits: '0 (also when nothing lapsed)',
   },
   add: {
@@ -112,7 +112,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: 'append an open task',
     about: 'Append an open task with this text, at the end of the board or of --section. A text nobody could claim is refused: a declared path outside the tree, or " // Failed:" (only a failure\'s reason follows it).',
     options: { section: 'append at the end of section S (a heading, created if missing)' },
-    examples: ['mdclaim add "PLAT-13 Rate-limit the login {backend}"', 'mdclaim add --section Frontend "Fix the header {writes: src/header.tsx}"'],
+    examples: ['npx mdclaim add "PLAT-13 Rate-limit the login {backend}"', 'npx mdclaim add --section Frontend "Fix the header {writes: src/header.tsx}"'],
     exits: '0 added',
   },
   history: {
@@ -120,7 +120,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     flags: [],
     summary: "a task's events: claimed, renewed, done, … (PostgreSQL board)",
     about: "Print a task's events, oldest first: who claimed, renewed, took over, finished, released, reopened or reaped it, and when (the database's clock). A file board keeps no history.",
-    examples: ['mdclaim history PLAT-12 --file "postgres://db/app?board=main"'],
+    examples: ['npx mdclaim history PLAT-12 --file "postgres://db/app?board=main"'],
     exits: '0, 3 no event for that id',
   },
   import: {
@@ -128,7 +128,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     flags: ['to', 'replace'],
     summary: 'load a tasks.md into a PostgreSQL board (--to URL)',
     about: 'Load a tasks.md file into a PostgreSQL board, byte for byte (export gives it back). The board is created when missing.',
-    examples: ['mdclaim import tasks.md --to "postgres://db/app?board=main"'],
+    examples: ['npx mdclaim import tasks.md --to "postgres://db/app?board=main"'],
     exits: '0 imported, 1 the file cannot be read',
   },
   export: {
@@ -136,7 +136,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     flags: ['from'],
     summary: 'print a PostgreSQL board as its tasks.md',
     about: 'Print a PostgreSQL board as its tasks.md on stdout, byte for byte what was imported plus the changes since. The board is --file (or MDCLAIM_FILE), as for every command.',
-    examples: ['mdclaim export --file "postgres://db/app?board=main" > tasks.md'],
+    examples: ['npx mdclaim export --file "postgres://db/app?board=main" > tasks.md'],
     exits: '0, 2 a file board (it is its own tasks.md)',
   },
   migrate: {
@@ -144,14 +144,14 @@ export const COMMANDS: Record<string, CommandSpec> = {
     flags: [],
     summary: "create or upgrade the PostgreSQL board's schema",
     about: "Create or upgrade the mdclaim schema in the database --file names. Every board does this on first use; run it to upgrade at a time of your choosing.",
-    examples: ['mdclaim migrate --file "postgres://db/app"'],
+    examples: ['npx mdclaim migrate --file "postgres://db/app"'],
   },
   edit: {
     args: 'none',
     flags: [],
     summary: 'edit a copy in $VISUAL, $EDITOR or vi; merge it in on save',
     about: 'Edit a private copy of the board; claimers go on meanwhile. On save the copy is merged into the board as it is then; where both changed one task nothing is written and your copy is kept beside the board.',
-    examples: ['EDITOR=nano mdclaim edit'],
+    examples: ['EDITOR=nano npx mdclaim edit'],
     exits: '0 merged or unchanged, 1 the editor failed, 4 conflicting changes',
   },
   paths: {
@@ -159,7 +159,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     flags: [],
     summary: 'list the paths live claims hold: declared on their line or locked',
     about: 'List every path a live claim holds, one a line: its mode, the path, the holder and the task, declared on the task\'s line ({writes: …}) or locked with paths lock.',
-    examples: ['mdclaim paths', 'mdclaim paths --json'],
+    examples: ['npx mdclaim paths', 'npx mdclaim paths --json'],
   },
   'paths lock': {
     args: 'task',
@@ -167,7 +167,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: 'lock paths for your task while you work (exit 4 when one is held)',
     about: 'Lock paths for the task you hold, as lines under it: no one else may claim a task that declares them, or lock them, until your claim ends (done, fail, release, reap).',
     options: { by: 'the holder (or MDCLAIM_BY)' },
-    examples: ['mdclaim paths lock PLAT-12 --by alice --writes src/auth/ --reads docs/'],
+    examples: ['npx mdclaim paths lock PLAT-12 --by alice --writes src/auth/ --reads docs/'],
     exits: '0 locked, 4 a live claim holds one of them (named)',
   },
   'paths unlock': {
@@ -176,7 +176,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: "let go of your task's locks on these paths (all without any)",
     about: 'Let go of the locks your task holds on these paths, or of all of them when none is named.',
     options: { by: 'the holder (or MDCLAIM_BY)' },
-    examples: ['mdclaim paths unlock PLAT-12 src/auth/ --by alice'],
+    examples: ['npx mdclaim paths unlock PLAT-12 src/auth/ --by alice'],
     exits: '0, 3 no lock on that path',
   },
   'paths check': {
@@ -184,8 +184,8 @@ export const COMMANDS: Record<string, CommandSpec> = {
     flags: ['by', 'writes', 'reads'],
     summary: 'exit 0 when no one else holds these paths, 4 naming who does',
     about: 'Check whether you may touch these paths: 0 when no live claim but yours holds one in the way, 4 naming the first other holder. Changes nothing.',
-    options: { by: 'who asks (or MDCLAIM_BY): your own holds are no obstacle' },
-    examples: ['mdclaim paths check --by alice --writes src/auth/login.ts || exit 1'],
+    options: { by: 'who asks (or MDCLAIM_BY): your own holds are no obstacle; without one, every hold is another\'s' },
+    examples: ['npx mdclaim paths check --by alice --writes src/auth/login.ts || exit 1', 'npx mdclaim paths check --writes src/auth/   # is anyone on it?'],
     exits: '0 free, 4 held by another (named)',
   },
   lock: {
@@ -193,7 +193,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     flags: ['shared', 'lock-timeout'],
     summary: "run a command holding the board's lock (--shared: only writers wait)",
     about: "Run a command while holding the board's lock, the one every mdclaim operation takes, so the command may read or rewrite the file safely. Put -- before the command.",
-    examples: ["mdclaim lock -- sed -i 's/old/new/' tasks.md", 'mdclaim lock --shared -- cp tasks.md backup.md'],
+    examples: ["npx mdclaim lock -- sed -i 's/old/new/' tasks.md", 'npx mdclaim lock --shared -- cp tasks.md backup.md'],
     exits: "the command's own (128+n when signal n killed it)",
     ownFlagsOnly: true,
   },
@@ -201,14 +201,14 @@ export const COMMANDS: Record<string, CommandSpec> = {
     args: 'command',
     flags: ['by', 'lease', 'tag', 'section', 'loop', 'interval', 'concurrency', 'max', 'until-settled', 'retries', 'retry-delay', 'max-attempts', 'grace', 'events', 'fail-on-signal', 'no-commit'],
     summary: 'claim tasks and run a command for each: heartbeat, then done or failed',
-    about: `Claim a task with next and run the command with the task in its environment (MDCLAIM_TASK_ID, MDCLAIM_TASK_TEXT, MDCLAIM_TASK_TAGS, MDCLAIM_TASK_WRITES, MDCLAIM_TASK_READS, MDCLAIM_SECTION, MDCLAIM_BY, MDCLAIM_FILE). It heartbeats while the command runs, then marks the task done (exit 0, with the commit of git rev-parse --short HEAD) or failed (the exit status and the last stderr line). A command that itself runs mdclaim done or fail on "$MDCLAIM_TASK_ID" with its MDCLAIM_BY ends the task that way. The command runs in its own process group; stdin is /dev/null. If a heartbeat finds the claim gone (taken over, reaped, edited away), the command is stopped and nothing is written. Put -- before the command.`,
+    about: `Claim a task with next and run the command with the task in its environment (MDCLAIM_TASK_ID, MDCLAIM_TASK_TEXT, MDCLAIM_TASK_TAGS, MDCLAIM_TASK_WRITES, MDCLAIM_TASK_READS, MDCLAIM_SECTION, MDCLAIM_BY, MDCLAIM_FILE; PATH starts with this mdclaim's directory). It heartbeats while the command runs, then marks the task done (exit 0, with the commit of git rev-parse --short HEAD) or failed (the exit status and the last stderr line). A command that itself runs mdclaim done or fail on "$MDCLAIM_TASK_ID" with its MDCLAIM_BY ends the task that way. The command runs in its own process group; stdin is /dev/null. If a heartbeat finds the claim gone (taken over, reaped, edited away), the command is stopped and nothing is written. Put -- before the command.`,
     options: {
       by: 'who claims (or MDCLAIM_BY; default: a new run-XXXXXXXX, printed once)',
       lease: "each claim's lease, at least 2s (default 30m); heartbeats every min(D/3, (D-1s)/2)",
     },
     notes: `SIGINT/SIGTERM/SIGHUP: stop claiming, pass the signal to the commands (SIGTERM for a hangup), wait up to --grace, release their tasks, exit 130/143/129; a second signal kills at once. A stdout whose reader left (run … | head -1) stops the run the same way, exit 141. However a task ends, whatever its command left in its process group is stopped (SIGTERM, SIGKILL after --grace) before the end is written, and the claim is renewed just before the command starts. Killed outright (SIGKILL), the runner takes its commands with it: its watchdog sends their groups SIGTERM, SIGKILL after --grace; the claims are left for the reaper. With --retries N a failed command gives its task back to be retried: open, and claimable by no one before --retry-delay D, then 2D, 4D … (plus up to 20%), the time written on its line; after N retries it is failed, its reason saying how many attempts it had; takeovers then park a task that has had N+1 attempts (or --max-attempts). A command that cannot start (not found, not executable, exit 126/127) fails no task: it is given back, not counted, and the runner stops with exit 1.`,
-    examples: [`mdclaim run --loop --tag backend -- sh -c 'claude -p "$MDCLAIM_TASK_TEXT"'`, 'mdclaim run --concurrency 4 --until-settled -- ./work.sh', 'mdclaim run --until-settled --retries 3 --retry-delay 1m -- ./flaky.sh'],
-    exits: '0 task done (--loop: stopped by --max or --until-settled), 1 the command failed (or its task went back for a retry) or could not start, 3 nothing claimable, 4 the claim was lost, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM, 141 stdout closed',
+    examples: [`npx mdclaim run --loop --tag backend -- sh -c 'claude -p "$MDCLAIM_TASK_TEXT"'`, 'npx mdclaim run --concurrency 4 --until-settled -- ./work.sh', 'npx mdclaim run --until-settled --retries 3 --retry-delay 1m -- ./flaky.sh'],
+    exits: '0 every task it ran is done (a loop: also none at all), 1 one ended failed (after its retries; or went back for a retry it did not run again) or the command could not start, 3 nothing claimable (one pass), 4 a claim was lost; each task counted by how it last ended here, the same for one pass, --max and --until-settled; 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM, 141 stdout closed',
   },
   status: {
     args: 'none',
@@ -220,7 +220,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
       json: 'one JSON document: board, at, counts, sections, claims (state live, lapsed or untimed, heldMs, leftMs), live, lapsed, untimed, oldestClaim, paths, blocked, failures, doneRate (null: a rate needs watching)',
       tag: 'count and show only tasks tagged {T} (repeat: all of them)',
     },
-    examples: ['mdclaim status', 'mdclaim status --json | jq .counts', '*/5 * * * * mdclaim status -f /srv/tasks.md --fail-on-lapsed >/dev/null || …'],
+    examples: ['npx mdclaim status', 'npx mdclaim status --json | jq .counts', '*/5 * * * * cd /srv && node_modules/.bin/mdclaim status --fail-on-lapsed || …'],
     exits: '0, or 5 with --fail-on-lapsed when a claim has lapsed; 1 the board cannot be read',
   },
   doctor: {
@@ -230,7 +230,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     about:
       "Check, changing nothing: the lock a claim takes here (fs-ext, koffi or mkdir) and whether an install with a compiler and one without share it; the board's path, its file system (a network file system is refused), the permissions of its directory, and its reading (open tasks a claim would be refused for, lines that look like tasks but are none); on PostgreSQL the connection, the schema's version, the board and a pooler in between; and whether the git hooks are installed and find mdclaim. Each finding is a line: ✓ well, ! worth knowing, ✗ would fail (with the fix), - nothing to check.",
     options: { json: '{"ok", "findings": [{"check", "verdict" (ok, warn, fail or skip), "says", "fix"?}]}' },
-    examples: ['mdclaim doctor', 'mdclaim doctor --file "postgres://db/app" --json'],
+    examples: ['npx mdclaim doctor', 'npx mdclaim doctor --file "postgres://db/app" --json'],
     exits: '0 nothing would fail (warnings aside), 1 something would',
   },
   watch: {
@@ -242,7 +242,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     options: { tag: 'count and show only tasks tagged {T} (holds anywhere still block them)' },
     notes:
       'Keys: q or Ctrl-C quits (exit 0), ? shows the keys; a resize redraws. A file board is read under its shared lock when its directory reports a change, and every 2s besides; a PostgreSQL board on its NOTIFY, and when a poll of its history (every 1s) sees a change; at most 4 redraws a second. A board that cannot be read for a moment is said on screen with the last reading kept, and tried again. Colour unless NO_COLOR is set or TERM=dumb; emoji and bars in a UTF-8 locale, ASCII otherwise. Needs a terminal: for scripts use mdclaim status.',
-    examples: ['mdclaim watch', 'mdclaim watch -f "postgres://ci@db/work?board=sprint" --tag backend'],
+    examples: ['npx mdclaim watch', 'npx mdclaim watch -f "postgres://ci@db/work?board=sprint" --tag backend'],
     exits: '0 quit with q or Ctrl-C, 143 SIGTERM, 129 SIGHUP or a lost terminal, 2 no terminal',
     ownFlagsOnly: true,
   },
@@ -258,7 +258,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     },
     notes:
       'The session is the holder. While the agent is connected every claim it holds is renewed on run\'s schedule, so it never lapses under a live session; each write names the claim time the session last wrote, so a claim another session took over is never finished or renewed (the next call on it says so). When the client disconnects (stdin closes) or on SIGTERM, SIGINT or SIGHUP, every claim still held is released before exiting; killed outright, its claims lapse after their lease, for the reaper. Nothing but the protocol goes to stdout. Any client takes an "mcpServers" entry: "mdclaim": { "command": "npx", "args": ["--no-install", "mdclaim", "mcp", "--file", "/abs/tasks.md"] }.',
-    examples: ['mdclaim mcp --file "postgres://db/app?board=sprint" --by agent-7', 'claude mcp add mdclaim -- npx --no-install mdclaim mcp --file /abs/tasks.md'],
+    examples: ['npx mdclaim mcp --file "postgres://db/app?board=sprint" --by agent-7', 'claude mcp add mdclaim -- npx --no-install mdclaim mcp --file /abs/tasks.md'],
     exits: '0 the client disconnected, 129/130/143 ended by SIGHUP/SIGINT/SIGTERM',
   },
   guard: {
@@ -270,7 +270,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     options: { by: 'whose claims do not count against the write (or MDCLAIM_BY); without one, every live claim counts' },
     notes:
       'Claude Code (.claude/settings.json): {"hooks": {"PreToolUse": [{"matcher": "Edit|MultiEdit|Write|NotebookEdit", "hooks": [{"type": "command", "command": "npx --no-install mdclaim guard --file /abs/tasks.md"}]}]}}. A PostgreSQL board\'s paths are relative to the hook\'s cwd.',
-    examples: ['mdclaim guard --by agent-7 --file /abs/tasks.md < pre-tool-use.json'],
+    examples: ['npx mdclaim guard --by agent-7 --file /abs/tasks.md < pre-tool-use.json'],
     exits: '0 answered (deny or allow), 1 the board could not be read (the editor goes on), 2 the input was not a hook\'s JSON',
   },
 };

@@ -102,9 +102,9 @@ Exit status:
   141  stdout closed before everything was written (mdclaim list | head -1)
   lock passes on its command's exit status (128+n for a death by signal n)
 
-Example:
-  id=$(mdclaim next --by "$AGENT" -q) && work "$id" &&
-    mdclaim done "$id" --by "$AGENT"
+Example (npx runs the mdclaim your project installed):
+  id=$(npx mdclaim next --by "$AGENT" -q) && work "$id" &&
+    npx mdclaim done "$id" --by "$AGENT"
 `;
 }
 

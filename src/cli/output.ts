@@ -30,6 +30,15 @@ export function claimant(p: Parsed, generate: boolean): string {
   return randomHex(4);
 }
 
+/**
+ * Who asks a read-only question about holds (`paths check`, `guard`): `--by`,
+ * else MDCLAIM_BY, else a name made up for this call, which holds nothing, so
+ * every hold is someone else's.
+ */
+export function asker(p: Parsed, prefix: string): string {
+  return one(p, 'by') ?? process.env['MDCLAIM_BY'] ?? `${prefix}-${randomHex(8)}`;
+}
+
 /** The one task argument of a task command (checked by the dispatcher). */
 export const taskArg = (p: Parsed): string => p.positionals[0]!;
 

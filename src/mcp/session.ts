@@ -1,4 +1,5 @@
 import { parseDuration } from '../board/duration.js';
+import { noTask } from '../board/resolve-id.js';
 import type { CheckPathsOptions, HeldPath, PathLocking } from '../board/path-types.js';
 import { Heartbeat, heartbeatEvery, isLostError, iso } from '../board/runner/heartbeat.js';
 import type { Fence } from '../board/runner/types.js';
@@ -164,7 +165,7 @@ export class Session {
   /** Why this session may not write on a task it holds no claim on: the board's own refusal, from the task as it is now. */
   private async notHeld(id: string): Promise<MdclaimError> {
     const task = (await this.board.list()).find((t) => t.id === id);
-    if (task === undefined) return new MdclaimError('NOT_FOUND', `no task with id ${id}`);
+    if (task === undefined) return noTask(id);
     if (task.status === 'claimed' && task.by === this.by) {
       return new MdclaimError('CONFLICT', `${id} is claimed by ${this.by}, but not by this session: only the session that made a claim writes on it`, { holder: this.by });
     }

@@ -1,4 +1,5 @@
 import { MdclaimError, usage } from '../errors.js';
+import { noTask } from '../board/resolve-id.js';
 import { named } from '../format/named.js';
 import { notClaimable } from '../board/conflict.js';
 import { lineRefusal, refuseLine } from '../board/unclaimable.js';
@@ -164,7 +165,7 @@ export async function claimById(
     `SELECT ${taskColumns('v')} FROM mdclaim.task_view v WHERE v.board = $1 AND (v.hash = $2 OR v.key = $2) ORDER BY v.position`,
     [a.board, a.id],
   );
-  if (!found[0]) throw new MdclaimError('NOT_FOUND', `no task with id ${a.id}`);
+  if (!found[0]) throw noTask(a.id);
   // Every row answering to the id under another id: a key shared by several tasks (their ids are their hashes).
   if (found.length > 1 && found.every((r) => r.id !== a.id)) throw ambiguousKey(a.id, found.map(toTask));
   const first = found.find((r) => r.status === 'open' || r.status === 'blocked' || r.status === 'claimed') ?? found[0];

@@ -1,4 +1,5 @@
 import { notHolder } from '../board/conflict.js';
+import { noTask } from '../board/resolve-id.js';
 import { MdclaimError } from '../errors.js';
 import type { Task } from '../format/task.js';
 import type { Conn } from './db.js';
@@ -102,7 +103,7 @@ export async function whyNot(c: Conn, a: HolderArgs): Promise<MdclaimError> {
     [a.board, a.id, a.by, a.claimedAt ?? null],
   );
   const first = rows[0];
-  if (!first) return new MdclaimError('NOT_FOUND', `no task with id ${a.id}`);
+  if (!first) return noTask(a.id);
   const mine = rows.filter((r) => r.mine);
   if (mine.length > 1) return ambiguousKey(a.id, mine.map(toTask).sort((x, y) => x.line - y.line), `tasks claimed by ${a.by}`);
   return notHolder(toTask(first), { by: a.by, ...(a.claimedAt === undefined ? {} : { claimedAt: a.claimedAt }) });

@@ -1,4 +1,4 @@
-import { MdclaimError } from '../errors.js';
+import { noTask } from '../board/resolve-id.js';
 import { notReopenable } from '../board/reopen.js';
 import type { Task } from '../format/task.js';
 import { ambiguousKey, ID_MATCH } from './claim.js';
@@ -44,7 +44,7 @@ export async function reopenTask(c: Conn, a: { board: number; id: string; by?: s
     `SELECT ${taskColumns('v')} FROM mdclaim.task_view v WHERE v.board = $1 AND (v.hash = $2 OR v.key = $2) ORDER BY v.position`,
     [a.board, a.id],
   );
-  if (!found[0]) throw new MdclaimError('NOT_FOUND', `no task with id ${a.id}`);
+  if (!found[0]) throw noTask(a.id);
   if (found.length > 1 && found.every((r) => r.id !== a.id)) throw ambiguousKey(a.id, found.map(toTask));
   throw notReopenable(toTask(found[0]));
 }

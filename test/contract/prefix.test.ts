@@ -54,8 +54,13 @@ describe.each(kinds)('ids by their start on the $name board', (kind) => {
     expect(await b.board.reopen(id.slice(0, 7))).toMatchObject({ id, status: 'open' });
     // A tracker key's start works too.
     expect(await b.board.claim('PLAT', { by: 'a' })).toMatchObject({ id: 'PLAT-7' });
-    // Three characters are no prefix: no task has that id.
-    expect((await errorOf(b.board.claim(id.slice(0, 3), { by: 'a' }))).code).toBe('NOT_FOUND');
+    // Three characters are no prefix: no task has that id, and the message says how long a start must be.
+    const short = `no task with id ${id.slice(0, 3)} (the start of an id must be 4 or more characters)`;
+    expect(await errorOf(b.board.claim(id.slice(0, 3), { by: 'a' }))).toMatchObject({ code: 'NOT_FOUND', message: short });
+    expect(await errorOf(b.board.done(id.slice(0, 3), { by: 'a' }))).toMatchObject({ code: 'NOT_FOUND', message: short });
+    expect(await errorOf(b.board.reopen(id.slice(0, 2)))).toMatchObject({ code: 'NOT_FOUND', message: `no task with id ${id.slice(0, 2)} (the start of an id must be 4 or more characters)` });
+    // A whole id's form says nothing of the sort.
+    expect((await errorOf(b.board.claim('PLAT-9', { by: 'a' }))).message).toBe('no task with id PLAT-9');
   });
 
   it('refuses an ambiguous prefix as USAGE listing the candidates with their text, the board unchanged', async () => {

@@ -114,7 +114,8 @@ describe.each(kinds)('attempts and retries on the $name board', (kind) => {
     const events = join(dirname(boardFile('')), 'events.jsonl');
     const run = runner(location, ['--until-settled', '--retries', '2', '--retry-delay', '1s', '--interval', '100ms', '--by', 'r1', '--events', events, '--', 'sh', '-c', 'echo nope >&2; exit 3']);
     const end = await run.done;
-    expect(end.code).toBe(0);
+    // Settled, with its one task failed for good: a scheduler must not read success.
+    expect(end.code).toBe(1);
     const seen = readFileSync(events, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event: string; at: string; notBefore?: string; attempts?: number; reason?: string });
     const claims = seen.filter((e) => e.event === 'claimed').map((e) => Date.parse(e.at));
     const retries = seen.filter((e) => e.event === 'retrying');

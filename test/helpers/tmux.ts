@@ -18,10 +18,10 @@ export class TmuxWatch {
   readonly rcFile = join(this.dir, 'rc');
   readonly sttyFile = join(this.dir, 'stty');
 
-  /** Start `mdclaim watch ARGS` in the terminal; `env` as `NAME=value` words. */
-  start(args: readonly string[], env: Record<string, string> = {}): void {
+  /** Start `mdclaim watch ARGS` (or another command) in the terminal; `env` as `NAME=value` words. */
+  start(args: readonly string[], env: Record<string, string> = {}, command = 'watch'): void {
     const vars = Object.entries({ LANG: 'C.UTF-8', ...env }).map(([k, v]) => `${k}=${quote(v)}`).join(' ');
-    const cmd = `env ${vars} ${quote(process.execPath)} ${quote(CLI)} watch ${args.map(quote).join(' ')}; echo $? > ${quote(this.rcFile)}; stty -a > ${quote(this.sttyFile)} 2>&1; sleep 600`;
+    const cmd = `env ${vars} ${quote(process.execPath)} ${quote(CLI)} ${command} ${args.map(quote).join(' ')}; echo $? > ${quote(this.rcFile)}; stty -a > ${quote(this.sttyFile)} 2>&1; sleep 600`;
     this.tmux(['-f', '/dev/null', 'new-session', '-d', '-x', '120', '-y', '40', 'sh', '-c', cmd]);
   }
 

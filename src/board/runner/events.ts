@@ -20,6 +20,10 @@ export type RunEvent = { at: string } & (
   /** The command failed and the task went back to be tried again: the attempt that failed, and when a claim may take it. */
   | { event: 'retrying'; id: string; reason: string; attempts: number; notBefore: string; ms: number }
   | { event: 'released'; id: string; ms: number }
+  /** A looping runner with nothing running found nothing to claim: it polls until work appears. */
+  | { event: 'idle' }
+  /** The first claim after `idle`. */
+  | { event: 'awake' }
   | { event: 'stopping'; signal: StopSignal; running: number }
   | { event: 'stop'; stoppedBy: string }
 );

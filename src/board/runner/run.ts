@@ -42,6 +42,10 @@ export async function runTasks(board: RunnerBoard, options: RunOptions): Promise
   }
 }
 
+// How long past a retry's time a runner keeps looking for it, and how often.
+const DUE_GRACE_MS = 2000;
+const DUE_STEP_MS = 100;
+
 // A closed terminal (SIGHUP) stops the runner as SIGTERM does: its tasks are given back.
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -72,6 +76,10 @@ class Loop {
   private readonly told = new Set<string>();
   /** Stops the commands' groups should this process die before it has seen them end. */
   private readonly watchdog: Watchdog;
+  /** When retries fall due (ms since the epoch): a runner waits for the first, not for its next poll. */
+  private readonly dueAt = new Set<number>();
+  /** Nothing running and nothing to claim: said once, as is the end of it. */
+  private idle = false;
   /** Ends the current wait: a task ended, or a signal came. */
   private wake: () => void = () => {};
 
@@ -128,13 +136,25 @@ class Loop {
       if (task === undefined) continue; // the board was busy: try again after a pause
       if (task) {
         this.claimed++;
+        if (this.idle) {
+          this.idle = false;
+          this.emit({ event: 'awake' });
+        }
         if (this.stopping !== undefined) await this.giveBack(task);
         else this.start(task);
         continue;
       }
       if (!s.loop) return 'pass';
-      if (s.untilSettled && this.running.size === 0 && this.settled(await this.board.list())) return 'settled';
-      await this.nap(s.intervalMs * (0.8 + 0.4 * Math.random()));
+      if (s.untilSettled && this.running.size === 0) {
+        const tasks = await this.board.list();
+        if (this.settled(tasks)) return 'settled';
+        for (const t of tasks) if (t.status === 'open' && t.notBefore !== undefined && this.wants(t)) this.dueAt.add(Date.parse(t.notBefore));
+      }
+      if (this.running.size === 0 && !this.idle) {
+        this.idle = true;
+        this.emit({ event: 'idle' });
+      }
+      await this.nap(this.untilDue(s.intervalMs * (0.8 + 0.4 * Math.random())));
     }
   }
 
@@ -159,7 +179,11 @@ class Loop {
   }
 
   private start(task: Task): void {
-    const { board, by, emit, watchdog } = this;
+    const { board, by, watchdog } = this;
+    const emit = (e: RunEventBody) => {
+      if (e.event === 'retrying') this.dueAt.add(Date.parse(e.notBefore));
+      this.emit(e);
+    };
     const t = new RunningTask({ ...this.s, board, by, stdout: process.stdout, stderr: process.stderr, emit, watchdog }, task);
     this.running.add(t);
     t.outcome.then(
@@ -180,13 +204,31 @@ class Loop {
     }
   }
 
+  /**
+   * A poll's wait, cut short to just after the first retry still to fall due.
+   * One due a moment ago is looked at again for a while: a board whose clock
+   * runs a little behind ours (a database's) may not give it out yet.
+   */
+  private untilDue(ms: number): number {
+    const now = Date.now();
+    let first = Infinity;
+    for (const at of this.dueAt) {
+      if (at < now - DUE_GRACE_MS) this.dueAt.delete(at);
+      else first = Math.min(first, at);
+    }
+    return Number.isFinite(first) ? Math.min(ms, Math.max(first - now, 0) + DUE_STEP_MS) : ms;
+  }
+
   /** Could any task matching the filters still become claimable? */
   private settled(tasks: Task[]): boolean {
-    const { tags, section } = this.s;
     const could = stillClaimable(tasks);
-    return !tasks.some(
-      (t, i) => could[i] && (section === undefined || sectionMatches(t.section, section)) && (tags === undefined || tags.every((g) => t.tags.includes(g))),
-    );
+    return !tasks.some((t, i) => could[i] && this.wants(t));
+  }
+
+  /** Does the task pass the runner's --section and --tag filters? */
+  private wants(t: Task): boolean {
+    const { tags, section } = this.s;
+    return (section === undefined || sectionMatches(t.section, section)) && (tags === undefined || tags.every((g) => t.tags.includes(g)));
   }
 
   /** Wait for `ms`, a task's end or a signal; with a board that can say when work appears, for that too. */

@@ -21,6 +21,12 @@ export function expires(task: Task): string {
 export function printClaimed(task: Task, p: Parsed, io: Output): number {
   if (has(p, 'json')) printJson(io, { task });
   else if (has(p, 'quiet')) io.out(task.id);
-  else io.out(`claimed ${named(task)} by ${task.by} (lease expires ${expires(task)})`);
+  else {
+    io.out(`claimed ${named(task)} by ${task.by} (lease expires ${expires(task)})`);
+    // A holder made up for this call is the one name that can finish the claim: say how.
+    if (one(p, 'by') === undefined && process.env['MDCLAIM_BY'] === undefined) {
+      io.err(`mdclaim: you hold it as ${task.by}: finish with npx mdclaim done ${task.id} --by ${task.by} (or fail, release); give --by NAME or MDCLAIM_BY to choose the name`);
+    }
+  }
   return EXIT.OK;
 }

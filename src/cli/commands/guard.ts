@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { randomHex } from '../../builtins.js';
 import { Board } from '../../board/board.js';
 import { MdclaimError, usage } from '../../errors.js';
-import { one } from '../args.js';
 import { EXIT } from '../exit.js';
 import { namesWritten } from '../followed-path.js';
-import { printJson } from '../output.js';
+import { asker, printJson } from '../output.js';
 import { pathBoard } from './kind.js';
 import type { Command } from './types.js';
 
@@ -34,7 +32,7 @@ export const guard: Command = async (any, p, io) => {
   if (names.length === 0) return EXIT.OK;
   const path = names[0]!;
   // Without a name, every holder is someone else: a made-up name holds nothing.
-  const by = one(p, 'by') ?? process.env['MDCLAIM_BY'] ?? `guard-${randomHex(8)}`;
+  const by = asker(p, 'guard');
   try {
     await pathBoard(any, 'guard').checkPaths({ by, writes: names });
     return EXIT.OK;

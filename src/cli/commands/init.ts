@@ -15,7 +15,7 @@ import type { Command } from './types.js';
  * AGENTS.md or CLAUDE.md needs, so `mdclaim init --agents >> AGENTS.md` works.
  */
 export const init: Command = async (any, p, io) => {
-  const file = fileBoard(any, 'init', 'mdclaim add "text" --file URL, or mdclaim import tasks.md --to URL').path;
+  const file = fileBoard(any, 'init', 'npx mdclaim add "text" --file URL, or npx mdclaim import tasks.md --to URL').path;
   const flag = file === './tasks.md' || file === 'tasks.md' ? '' : ` --file ${file}`;
   if (has(p, 'agents')) {
     const text = agentInstructions(file, resolve(file));
@@ -30,16 +30,17 @@ export const init: Command = async (any, p, io) => {
     printJson(io, { created: file, tasks: tasks.length, sections });
     return EXIT.OK;
   }
-  io.out(`created ${file}: ${tasks.length} tasks in ${sections} sections (edit them, or mdclaim add "text"${flag})`);
+  io.out(`created ${file}: ${tasks.length} tasks in ${sections} sections (edit them, or npx mdclaim add "text"${flag})`);
   io.out('next:');
-  for (const [cmd, what] of [
-    [`mdclaim list${flag}`, 'see the board'],
-    [`mdclaim next${flag} --by me`, 'claim the first claimable task'],
-    [`mdclaim done <id>${flag} --by me`, 'finish it (or fail <id> --reason "why")'],
-    [`mdclaim run${flag} -- sh -c 'echo "$MDCLAIM_TASK_TEXT"'`, 'have a command work a task'],
-    [`mdclaim init${flag} --agents >> AGENTS.md`, 'teach your agents the loop'],
-  ] as const) {
-    io.out(`  ${cmd.padEnd(46)} ${what}`);
-  }
+  const steps = [
+    [`npx mdclaim list${flag}`, 'see the board'],
+    [`npx mdclaim next${flag} --by me`, 'claim the first claimable task'],
+    [`npx mdclaim done <id>${flag} --by me`, 'finish it (or fail <id> --reason "why")'],
+    [`npx mdclaim run${flag} -- sh -c 'echo "$MDCLAIM_TASK_TEXT"'`, 'have a command work a task'],
+    [`npx mdclaim init${flag} --agents >> AGENTS.md`, 'teach your agents the loop'],
+  ] as const;
+  // One column for the commands, as wide as the widest: the explanations line up.
+  const width = Math.max(...steps.map(([cmd]) => cmd.length));
+  for (const [cmd, what] of steps) io.out(`  ${cmd.padEnd(width)}  # ${what}`);
   return EXIT.OK;
 };

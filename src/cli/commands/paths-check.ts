@@ -2,16 +2,16 @@ import { dirname, resolve } from 'node:path';
 import { Board } from '../../board/board.js';
 import { has } from '../args.js';
 import { EXIT } from '../exit.js';
-import { claimant, printJson } from '../output.js';
+import { asker, printJson } from '../output.js';
 import { withTargets } from '../followed-path.js';
 import { pathFlag } from './path-flags.js';
 import type { Command } from './types.js';
 import { pathBoard } from './kind.js';
 
-/** Exit 0 when no live claim but the caller's holds a path in the way; the error (exit 4) names who does. */
+/** Exit 0 when no live claim but the caller's holds a path in the way; the error (exit 4) names who does. Without --by every hold is another's. */
 export const pathsCheck: Command = async (any, p, io) => {
   const board = pathBoard(any, 'paths check');
-  const by = claimant(p, false);
+  const by = asker(p, 'check');
   // Paths are the board's directory's (a database board's: the current directory's), each asked about under every name a write through it touches.
   const base = any instanceof Board ? dirname(resolve(any.path)) : process.cwd();
   const follow = (paths: string[] | undefined) => paths && withTargets(base, paths);

@@ -4,6 +4,7 @@ import { usage } from '../../errors.js';
 import { has, one, wholeNumber } from '../args.js';
 import { EventsFile } from '../events-file.js';
 import { exitCodeForRun } from '../exit.js';
+import { withOwnBin } from '../own-bin.js';
 import type { Command } from './types.js';
 
 // Only the command line: the loop itself is the library's runTasks.
@@ -24,8 +25,14 @@ export const run: Command = async (board, p, io) => {
   const loop = has(p, 'loop') || has(p, 'until-settled');
   const eventsPath = one(p, 'events');
   const events = eventsPath === undefined ? undefined : EventsFile.open(eventsPath, io.err);
+  // Someone watching a terminal is told when a loop goes quiet and when it wakes, so it does not look hung.
+  const terminal = process.stderr.isTTY === true;
   const onEvent = (e: RunEvent) => {
     events?.write(e);
+    if (e.event === 'idle' || e.event === 'awake') {
+      if (terminal) io.err(`mdclaim: ${e.event === 'idle' ? `idle: nothing to claim in ${board.location}; looking again every ${interval ?? '5s'} (^C stops)` : 'awake: work appeared'}`);
+      return;
+    }
     // A made-up id is said once, so the claims on the board can be told as this runner's.
     if (e.event === 'start' && by !== undefined) return;
     const line = describe(e);
@@ -34,6 +41,8 @@ export const run: Command = async (board, p, io) => {
   try {
     const result = await runTasks(board, {
       command: p.positionals,
+      // The command's own `mdclaim done "$MDCLAIM_TASK_ID"` reaches this install, wherever it is.
+      env: withOwnBin(process.env),
       ...(by === undefined ? {} : { by }),
       ...(lease === undefined ? {} : { lease }),
       ...(tags ? { tags } : {}),
@@ -53,7 +62,7 @@ export const run: Command = async (board, p, io) => {
       onEvent,
     });
     if (!loop && result.tasks.length === 0) io.err(`mdclaim: nothing to claim in ${board.location}`);
-    return exitCodeForRun({ loop, stoppedBy: result.stoppedBy, outcomes: result.tasks.map((t) => t.outcome) });
+    return exitCodeForRun({ loop, stoppedBy: result.stoppedBy, tasks: result.tasks });
   } finally {
     events?.close();
   }
