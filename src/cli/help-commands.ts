@@ -199,15 +199,21 @@ export const COMMANDS: Record<string, CommandSpec> = {
   },
   run: {
     args: 'command',
-    flags: ['by', 'lease', 'tag', 'section', 'loop', 'interval', 'concurrency', 'max', 'until-settled', 'retries', 'retry-delay', 'max-attempts', 'grace', 'events', 'fail-on-signal', 'no-commit'],
+    flags: ['by', 'lease', 'tag', 'section', 'loop', 'interval', 'concurrency', 'max', 'until-settled', 'retries', 'retry-delay', 'max-attempts', 'grace', 'events', 'fail-on-signal', 'no-commit', 'worktree', 'trees', 'base', 'setup', 'commit'],
     summary: 'claim tasks and run a command for each: heartbeat, then done or failed',
     about: `Claim a task with next and run the command with the task in its environment (MDCLAIM_TASK_ID, MDCLAIM_TASK_TEXT, MDCLAIM_TASK_TAGS, MDCLAIM_TASK_WRITES, MDCLAIM_TASK_READS, MDCLAIM_SECTION, MDCLAIM_BY, MDCLAIM_FILE). It heartbeats while the command runs, then marks the task done (exit 0, with the commit of git rev-parse --short HEAD) or failed (the exit status and the last stderr line). A command that itself runs mdclaim done or fail on "$MDCLAIM_TASK_ID" with its MDCLAIM_BY ends the task that way. The command runs in its own process group; stdin is /dev/null. If a heartbeat finds the claim gone (taken over, reaped, edited away), the command is stopped and nothing is written. Put -- before the command.`,
     options: {
-      by: 'who claims (or MDCLAIM_BY; default: a new run-XXXXXXXX, printed once)',
+      by: 'who claims (or MDCLAIM_BY; default: a new run-XXXXXXXX, printed once); the command also gets the claim time as MDCLAIM_CLAIMED_AT, for git hooks to fence with',
+      worktree:
+        'run each task in its git worktree, made under the claim: a task under "## Git Worktree NAME" in DIR/NAME on branch NAME, any other in DIR/<id> on branch task-<id>; one task at a time per worktree (a path its claim holds), sections side by side; done records the worktree\'s HEAD; nothing in it is discarded. The command gets MDCLAIM_WORKTREE, MDCLAIM_BRANCH and MDCLAIM_BASE. See mdclaim worktrees',
+      trees: 'with --worktree: where worktrees are made (default trees at the top of the repository)',
+      base: "with --worktree: what a new worktree's branch starts from (default the repository's HEAD)",
+      setup: 'with --worktree: a shell command run once in a new worktree before its first task (npm ci)',
+      commit: 'with --worktree: commit what the command left uncommitted (the task\'s text the message) before done; without it, changes are reported and kept',
       lease: "each claim's lease, at least 2s (default 30m); heartbeats every min(D/3, (D-1s)/2)",
     },
     notes: `SIGINT/SIGTERM/SIGHUP: stop claiming, pass the signal to the commands (SIGTERM for a hangup), wait up to --grace, release their tasks, exit 130/143/129; a second signal kills at once. A stdout whose reader left (run … | head -1) stops the run the same way, exit 141. However a task ends, whatever its command left in its process group is stopped (SIGTERM, SIGKILL after --grace) before the end is written, and the claim is renewed just before the command starts. Killed outright (SIGKILL), the runner takes its commands with it: its watchdog sends their groups SIGTERM, SIGKILL after --grace; the claims are left for the reaper. With --retries N a failed command gives its task back to be retried: open, and claimable by no one before --retry-delay D, then 2D, 4D … (plus up to 20%), the time written on its line; after N retries it is failed, its reason saying how many attempts it had; takeovers then park a task that has had N+1 attempts (or --max-attempts). A command that cannot start (not found, not executable, exit 126/127) fails no task: it is given back, not counted, and the runner stops with exit 1.`,
-    examples: [`mdclaim run --loop --tag backend -- sh -c 'claude -p "$MDCLAIM_TASK_TEXT"'`, 'mdclaim run --concurrency 4 --until-settled -- ./work.sh', 'mdclaim run --until-settled --retries 3 --retry-delay 1m -- ./flaky.sh'],
+    examples: [`mdclaim run --loop --tag backend -- sh -c 'claude -p "$MDCLAIM_TASK_TEXT"'`, 'mdclaim run --concurrency 4 --until-settled -- ./work.sh', 'mdclaim run --until-settled --retries 3 --retry-delay 1m -- ./flaky.sh', "mdclaim run --worktree --setup 'npm ci' --concurrency 4 --loop -- ./agent.sh"],
     exits: '0 task done (--loop: stopped by --max or --until-settled), 1 the command failed (or its task went back for a retry) or could not start, 3 nothing claimable, 4 the claim was lost, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM, 141 stdout closed',
   },
   status: {

@@ -10,6 +10,9 @@ import { settle, type Settings } from './options.js';
 import { RunningTask } from './task.js';
 import type { RunnerBoard, RunOptions, RunResult, StopSignal, TaskOutcome } from './types.js';
 import { Watchdog } from './watchdog.js';
+import { findTrees } from './worktree.js';
+import { nextInWorktree } from './worktree-next.js';
+import type { WorktreeRun } from './worktree-task.js';
 
 /**
  * The polling trigger as a library function: claim the next task, run the
@@ -69,6 +72,8 @@ class Loop {
   private claimed = 0;
   /** Stops the commands' groups should this process die before it has seen them end. */
   private readonly watchdog: Watchdog;
+  /** With `worktree`: where the worktrees are, found at the first claim. */
+  private worktrees: WorktreeRun | undefined;
   /** Ends the current wait: a task ended, or a signal came. */
   private wake: () => void = () => {};
 
@@ -140,7 +145,10 @@ class Loop {
     const { s } = this;
     try {
       const max = s.maxAttempts === undefined ? {} : { maxAttempts: s.maxAttempts };
-      return await this.board.next({ by: this.by, ...(s.lease === undefined ? {} : { lease: s.lease }), ...(s.tags ? { tags: s.tags } : {}), ...(s.section === undefined ? {} : { section: s.section }), ...max });
+      const options = { by: this.by, ...(s.lease === undefined ? {} : { lease: s.lease }), ...(s.tags ? { tags: s.tags } : {}), ...(s.section === undefined ? {} : { section: s.section }), ...max };
+      if (s.worktree === undefined) return await this.board.next(options);
+      this.worktrees ??= { trees: await findTrees(s.cwd, s.worktree.trees, s.worktree.base), setup: s.worktree.setup, commitChanges: s.worktree.commit ?? false };
+      return await nextInWorktree(this.board, options, this.worktrees.trees);
     } catch (err) {
       if (!s.loop || (err as { code?: unknown }).code !== 'LOCK_TIMEOUT') throw err;
       await this.nap(s.intervalMs);
@@ -150,7 +158,7 @@ class Loop {
 
   private start(task: Task): void {
     const { board, by, emit, watchdog } = this;
-    const t = new RunningTask({ ...this.s, board, by, stdout: process.stdout, stderr: process.stderr, emit, watchdog }, task);
+    const t = new RunningTask({ ...this.s, board, by, stdout: process.stdout, stderr: process.stderr, emit, watchdog, worktrees: this.worktrees }, task);
     this.running.add(t);
     t.outcome.then(
       (o) => this.outcomes.push(o),
