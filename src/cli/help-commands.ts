@@ -216,6 +216,26 @@ export const COMMANDS: Record<string, CommandSpec> = {
     examples: [`mdclaim run --loop --tag backend -- sh -c 'claude -p "$MDCLAIM_TASK_TEXT"'`, 'mdclaim run --concurrency 4 --until-settled -- ./work.sh', 'mdclaim run --until-settled --retries 3 --retry-delay 1m -- ./flaky.sh', "mdclaim run --worktree --setup 'npm ci' --concurrency 4 --loop -- ./agent.sh"],
     exits: '0 task done (--loop: stopped by --max or --until-settled), 1 the command failed (or its task went back for a retry) or could not start, 3 nothing claimable, 4 the claim was lost, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM, 141 stdout closed',
   },
+  worktrees: {
+    args: 'none',
+    flags: ['trees'],
+    summary: 'the worktrees run --worktree made: branch, base, changes, merged, tasks',
+    about:
+      'List each git worktree under the trees directory (default trees at the top of the repository you are in): its branch, the commit it was made from and how many commits it is ahead, whether it has uncommitted or untracked changes, whether its changes are already in its base branch (merging it would change nothing), and its tasks on the board: running and by whom, open, waiting, done, failed.',
+    options: { trees: 'where the worktrees are (default trees at the top of the repository)' },
+    examples: ['mdclaim worktrees', 'mdclaim worktrees --json | jq \'.worktrees[] | select(.merged)\''],
+    exits: '0; 1 not in a git repository',
+  },
+  'worktrees prune': {
+    args: 'none',
+    flags: ['trees', 'dry-run'],
+    summary: 'remove the worktrees whose tasks are settled and whose work is merged',
+    about:
+      'Remove a worktree and its branch only when every task of it is settled (none claimed, open or waiting), it has nothing uncommitted or untracked, and its changes are already in its base branch: merged, fast-forwarded, rebased or squash-merged (judged by content: merging the branch into the base would change nothing). Every other one is kept, with the reason printed. A worktree is locked in git while prune looks again at the board, so a runner never has one removed under its claim.',
+    options: { trees: 'where the worktrees are (default trees at the top of the repository)', 'dry-run': 'say what would be removed; remove nothing' },
+    examples: ['mdclaim worktrees prune --dry-run', 'mdclaim worktrees prune'],
+    exits: '0; 1 not in a git repository',
+  },
   status: {
     args: 'none',
     flags: ['tag', 'section', 'fail-on-lapsed'],

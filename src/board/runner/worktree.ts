@@ -3,6 +3,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { MdclaimError } from '../../errors.js';
 import type { Task } from '../../format/task.js';
 import { worktreeOf } from '../claim.js';
+import { sleep } from '../../storage/deadline.js';
 import { git, gitOut, lastLine, retryingLocks } from './git.js';
 
 /** Where the worktrees of a run live, and what a new one starts from. */
@@ -48,11 +49,17 @@ export function placeOf(task: Task, trees: Trees): Place {
   if (!NAME.test(name) || name.endsWith('.lock')) {
     throw new MdclaimError('WORKTREE', `"${name}" cannot name a worktree and its branch (letters, digits, ".", "_" and "-"): the task was given back`);
   }
-  const dir = join(trees.dir, name);
-  const within = relative(trees.top, dir);
-  const lock = within === '' || within.startsWith('..') || isAbsolute(within) ? `worktrees/${name}/` : `${within.split(sep).join('/')}/`;
-  return { name, dir, branch: section === undefined ? `task-${name}` : name, lock };
+  return { name, dir: join(trees.dir, name), branch: section === undefined ? `task-${name}` : name, lock: lockOf(name, trees) };
 }
+
+/** The path a claim locks for worktree `name`: its path from the repository's top (`trees/api/`), the same on every host that keeps that layout. */
+export function lockOf(name: string, trees: Trees): string {
+  const within = relative(trees.top, join(trees.dir, name));
+  return within === '' || within.startsWith('..') || isAbsolute(within) ? `worktrees/${name}/` : `${within.split(sep).join('/')}/`;
+}
+
+/** The reason `worktrees prune` locks a worktree with while it decides: a runner waits for it to finish. */
+export const PRUNING = 'mdclaim prune';
 
 /** A worktree as `git worktree list --porcelain` tells it. */
 export interface Listed {
@@ -61,16 +68,18 @@ export interface Listed {
   /** `refs/heads/NAME`, absent for a detached HEAD. */
   branch?: string;
   prunable: boolean;
+  /** Locked by `git worktree lock`: its reason, or '' for none. */
+  locked?: string;
 }
 
 export async function listWorktrees(top: string): Promise<Listed[]> {
   const out = await gitOut(top, ['worktree', 'list', '--porcelain']);
   const listed: Listed[] = [];
   for (const block of out.split(/\n\n+/)) {
-    const fields = new Map(block.split('\n').map((l) => [l.split(' ')[0]!, l.slice(l.indexOf(' ') + 1)] as const));
+    const fields = new Map(block.split('\n').map((l) => [l.split(' ')[0]!, l.includes(' ') ? l.slice(l.indexOf(' ') + 1) : ''] as const));
     const path = fields.get('worktree');
     if (path === undefined) continue;
-    listed.push({ path, head: fields.get('HEAD') ?? '', ...(fields.has('branch') ? { branch: fields.get('branch')! } : {}), prunable: fields.has('prunable') });
+    listed.push({ path, head: fields.get('HEAD') ?? '', ...(fields.has('branch') ? { branch: fields.get('branch')! } : {}), prunable: fields.has('prunable'), ...(fields.has('locked') ? { locked: fields.get('locked')! } : {}) });
   }
   return listed;
 }
@@ -99,9 +108,15 @@ export async function enter(place: Place, trees: Trees): Promise<Entered> {
     throw new MdclaimError('WORKTREE', `--base ${trees.base} names no commit in ${trees.top}`);
   });
   const ref = `refs/heads/${place.branch}`;
+  let failures = 0;
   for (let attempt = 1; ; attempt++) {
     const listed = await listWorktrees(trees.top);
     const here = listed.find((w) => samePath(w.path, place.dir));
+    if (here?.locked === PRUNING && attempt < 600) {
+      // A prune is deciding about it: wait for its answer (kept, or removed and made anew below).
+      await sleep(100);
+      continue;
+    }
     if (here && !here.prunable) {
       if (here.branch !== ref) throw refused(`${place.dir} is a worktree of ${here.branch === undefined ? 'a detached HEAD' : `branch ${short(here.branch)}`}, not of branch ${place.branch}`);
       return { ...place, base: (await recordedBase(trees.top, place.branch)) ?? baseCommit, created: false };
@@ -121,7 +136,7 @@ export async function enter(place: Place, trees: Trees): Promise<Entered> {
     }
     // Not made: undo our branch if no one took it up, then look again (a racing runner may have made the worktree).
     if (madeBranch) await git(trees.top, ['update-ref', '-d', ref, baseCommit]).then(() => git(trees.top, ['config', '--remove-section', `branch.${place.branch}`]));
-    if (attempt >= 5) throw new MdclaimError('WORKTREE', `cannot make the worktree ${place.dir}: ${lastLine(added.err)}; the task was given back`);
+    if (++failures >= 5) throw new MdclaimError('WORKTREE', `cannot make the worktree ${place.dir}: ${lastLine(added.err)}; the task was given back`);
   }
 }
 

@@ -28,4 +28,6 @@ export { retry } from './retry.js';
 export { run } from './run.js';
 export { status } from './status.js';
 export { watch } from './watch.js';
+export { worktrees } from './worktrees.js';
+export { worktreesPrune } from './worktrees-prune.js';
 export type { Command };
