@@ -216,6 +216,16 @@ export const COMMANDS: Record<string, CommandSpec> = {
     examples: [`mdclaim run --loop --tag backend -- sh -c 'claude -p "$MDCLAIM_TASK_TEXT"'`, 'mdclaim run --concurrency 4 --until-settled -- ./work.sh', 'mdclaim run --until-settled --retries 3 --retry-delay 1m -- ./flaky.sh', "mdclaim run --worktree --setup 'npm ci' --concurrency 4 --loop -- ./agent.sh"],
     exits: '0 task done (--loop: stopped by --max or --until-settled), 1 the command failed (or its task went back for a retry) or could not start, 3 nothing claimable, 4 the claim was lost, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM, 141 stdout closed',
   },
+  fence: {
+    args: 'none',
+    flags: ['by'],
+    summary: "exit 0 while the claim a command works under is still its own, 4 naming who has it now",
+    about:
+      'For git hooks (examples/pre-commit, examples/pre-push): is the claim in MDCLAIM_TASK_ID, MDCLAIM_BY and MDCLAIM_CLAIMED_AT, as mdclaim run gives its command, still that claim? Yes while the task reads claimed by that holder at that time or later (heartbeats move it on) or finished by that holder; otherwise it is gone (taken over, reaped, given back, finished by someone else) and one line names the task and who holds it now. Changes nothing.',
+    options: { by: 'the holder (default MDCLAIM_BY)' },
+    examples: ['[ -z "$MDCLAIM_CLAIMED_AT" ] || npx --no-install mdclaim fence || exit 1'],
+    exits: '0 still the claim, 4 the claim is gone (the new holder named)',
+  },
   worktrees: {
     args: 'none',
     flags: ['trees'],

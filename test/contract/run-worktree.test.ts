@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repo } from '../helpers/git.js';
@@ -61,8 +61,7 @@ describe.each(kinds)('mdclaim run --worktree on the $name board', (kind) => {
   it('runs each task in its section\'s worktree and records the commit made there; one task at a time per worktree, sections side by side; the main checkout untouched', async () => {
     const { location, board } = await kind.make(BOARD);
     const r = repo();
-    const marks = join(r.dir, '..', `${r.dir.split('/').pop()}-marks`);
-    mkdirSync(marks);
+    const marks = r.scratch;
     const log = join(marks, 'log');
     const before = r.snapshot();
     const base = r.git(['rev-parse', 'HEAD']).out;
@@ -99,7 +98,7 @@ describe.each(kinds)('mdclaim run --worktree on the $name board', (kind) => {
   it('leaves the worktree of a runner SIGKILLed mid-task as it was, and the next holder continues in it', async () => {
     const { location, board } = await kind.make('## Git Worktree api\n[] api 1\n');
     const r = repo();
-    const pid = join(r.dir, '..', `${r.dir.split('/').pop()}.pid`);
+    const pid = join(r.scratch, 'pid');
     const first = runner(location, ['--worktree', '--lease', '2s', '--by', 'r1', '--', 'sh', '-c', 'echo half > wip.txt; echo $$ > "$PIDFILE"; while :; do sleep 0.05; done'], {
       cwd: r.dir,
       env: { ...r.env, PIDFILE: pid },
@@ -109,7 +108,7 @@ describe.each(kinds)('mdclaim run --worktree on the $name board', (kind) => {
     await first.done;
     expect(readFileSync(join(r.dir, 'trees', 'api', 'wip.txt'), 'utf8')).toBe('half\n');
 
-    const events = join(r.dir, '..', `${r.dir.split('/').pop()}.events`);
+    const events = join(r.scratch, 'events');
     const next = await runner(location, ['--worktree', '--until-settled', '--interval', '100ms', '--by', 'r2', '--events', events, '--', 'sh', '-c', 'test -e wip.txt && git add -A && git commit -qm continued'], {
       cwd: r.dir,
       env: r.env,

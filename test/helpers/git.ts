@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,8 @@ export function gitEnv(home: string): Record<string, string> {
 
 export interface Repo {
   dir: string;
+  /** A directory beside the repository, for a test's files (logs, a remote), removed with it. */
+  scratch: string;
   env: Record<string, string>;
   /** git in the repository (or in `cwd`): its status and output, trimmed. */
   git(args: string[], cwd?: string): { status: number; out: string; err: string };
@@ -29,8 +31,12 @@ export interface Repo {
 
 /** A repository on branch main with one commit holding README.md. */
 export function repo(): Repo {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'mdclaim-git-')));
-  dirs.push(dir);
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'mdclaim-git-')));
+  dirs.push(root);
+  const dir = join(root, 'repo');
+  const scratch = join(root, 'scratch');
+  mkdirSync(dir);
+  mkdirSync(scratch);
   const env = gitEnv(dir);
   const git = (args: string[], cwd = dir) => {
     const r = spawnSync('git', args, { cwd, env: { ...process.env, ...env }, encoding: 'utf8' });
@@ -41,5 +47,5 @@ export function repo(): Repo {
   git(['add', 'README.md']);
   git(['commit', '-q', '-m', 'start']);
   const snapshot = () => [git(['rev-parse', 'HEAD']).out, git(['ls-files', '-s']).out, git(['status', '--porcelain', '--untracked-files=all']).out].join('\n--\n');
-  return { dir, env, git, snapshot };
+  return { dir, scratch, env, git, snapshot };
 }

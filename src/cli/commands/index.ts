@@ -7,6 +7,7 @@ export { done } from './done.js';
 export { edit } from './edit.js';
 export { exportBoard as export } from './export.js';
 export { fail } from './fail.js';
+export { fence } from './fence.js';
 export { guard } from './guard.js';
 export { heartbeat } from './heartbeat.js';
 export { history } from './history.js';
