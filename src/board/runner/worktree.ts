@@ -1,9 +1,11 @@
-import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { MdclaimError } from '../../errors.js';
 import type { Task } from '../../format/task.js';
 import { worktreeOf } from '../claim.js';
 import { sleep } from '../../storage/deadline.js';
+import { flockDir } from '../../storage/flock.js';
+import { flockProvider } from '../../storage/flock/choose.js';
 import { git, gitOut, lastLine, retryingLocks } from './git.js';
 
 /** Where the worktrees of a run live, and what a new one starts from. */
@@ -58,6 +60,9 @@ export function lockOf(name: string, trees: Trees): string {
   return within === '' || within.startsWith('..') || isAbsolute(within) ? `worktrees/${name}/` : `${within.split(sep).join('/')}/`;
 }
 
+/** What git locks a worktree with while `git worktree add` makes it (its HEAD is not yet the branch's). */
+const INITIALIZING = 'initializing';
+
 /** The reason `worktrees prune` locks a worktree with while it decides: a runner waits for it to finish. */
 export const PRUNING = 'mdclaim prune';
 
@@ -103,7 +108,30 @@ function samePath(a: string, b: string): boolean {
  * points where it was made. A path that is something else, or the branch
  * checked out elsewhere, is refused: a person decides, nothing is moved.
  */
-export async function enter(place: Place, trees: Trees): Promise<Entered> {
+export function enter(place: Place, trees: Trees): Promise<Entered> {
+  return holdingTrees(trees.dir, () => enterHeld(place, trees));
+}
+
+/**
+ * Run `work` holding flock(2) on the trees directory. Two `git worktree add`
+ * of one path at once may both succeed, registering one directory twice: on
+ * one host, the runners make worktrees one at a time (each takes well under
+ * a second; the commands still run side by side).
+ */
+async function holdingTrees<T>(dir: string, work: () => Promise<T>): Promise<T> {
+  mkdirSync(dir, { recursive: true });
+  const lock = flockDir(flockProvider().flock, dir, true);
+  if (!lock.try() && !(await lock.queue!(Date.now() + 10 * 60_000))) {
+    throw new MdclaimError('WORKTREE', `another runner held ${dir} for 10 minutes while making a worktree; the task was given back`);
+  }
+  try {
+    return await work();
+  } finally {
+    lock.release();
+  }
+}
+
+async function enterHeld(place: Place, trees: Trees): Promise<Entered> {
   const baseCommit = await gitOut(trees.top, ['rev-parse', '--verify', '--quiet', `${trees.base}^{commit}`]).catch(() => {
     throw new MdclaimError('WORKTREE', `--base ${trees.base} names no commit in ${trees.top}`);
   });
@@ -112,8 +140,8 @@ export async function enter(place: Place, trees: Trees): Promise<Entered> {
   for (let attempt = 1; ; attempt++) {
     const listed = await listWorktrees(trees.top);
     const here = listed.find((w) => samePath(w.path, place.dir));
-    if (here?.locked === PRUNING && attempt < 600) {
-      // A prune is deciding about it: wait for its answer (kept, or removed and made anew below).
+    if ((here?.locked === PRUNING || here?.locked === INITIALIZING) && attempt < 600) {
+      // A prune is deciding about it (kept, or removed and made anew below), or another git is still making it: wait.
       await sleep(100);
       continue;
     }
