@@ -223,7 +223,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     about:
       'For git hooks (examples/pre-commit, examples/pre-push): is the claim in MDCLAIM_TASK_ID, MDCLAIM_BY and MDCLAIM_CLAIMED_AT, as mdclaim run gives its command, still that claim? Yes while the task reads claimed by that holder at that time or later (heartbeats move it on) or finished by that holder; otherwise it is gone (taken over, reaped, given back, finished by someone else) and one line names the task and who holds it now. Changes nothing.',
     options: { by: 'the holder (default MDCLAIM_BY)' },
-    examples: ['[ -z "$MDCLAIM_CLAIMED_AT" ] || npx --no-install mdclaim fence || exit 1'],
+    examples: ['mdclaim fence || exit 1   # in a git hook, run by mdclaim run\'s command'],
     exits: '0 still the claim, 4 the claim is gone (the new holder named)',
   },
   worktrees: {
