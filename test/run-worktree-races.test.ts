@@ -1,9 +1,11 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openBoard } from '../src/index.js';
 import { repo } from './helpers/git.js';
-import { runner } from './helpers/runner.js';
+import { CLI } from './helpers/cli.js';
+import { runner, until } from './helpers/runner.js';
 import { boardFile } from './helpers/tmp.js';
 
 // Worktrees made at once, by real runners in one real repository: git's own locks and a race for one worktree fail no task.
@@ -52,5 +54,31 @@ describe('run --worktree making worktrees at once', () => {
       `error[WORKTREE]: ${join(r.dir, 'trees', 'api')} exists and is not the worktree of branch api; the task was given back`,
     ]);
     expect((await openBoard(file).list())[0]).toEqual(before);
+  });
+
+  it('refuses a branch checked out in another directory, naming it, and gives the task back', async () => {
+    const file = boardFile('## Git Worktree api\n[] build it\n');
+    const r = repo();
+    const elsewhere = join(r.scratch, 'api-by-hand');
+    expect(r.git(['worktree', 'add', '-q', '-b', 'api', elsewhere]).status).toBe(0);
+    const end = await runner(file, args('r1'), { cwd: r.dir, env: r.env }).done;
+    expect(end.code).toBe(1);
+    expect(end.stderr).toContain(`error[WORKTREE]: branch api is checked out in ${elsewhere}; the task was given back\n`);
+    expect((await openBoard(file).list())[0]).toMatchObject({ status: 'open' });
+  });
+
+  it('never has a worktree a live claim holds pruned, even one with nothing in it yet', async () => {
+    const file = boardFile('## Git Worktree api\n[] build it\n');
+    const r = repo();
+    const go = join(r.scratch, 'go');
+    const run = runner(file, ['--worktree', '--by', 'r1', '--', 'sh', '-c', `touch started; while [ ! -e "${go}" ]; do sleep 0.05; done`], { cwd: r.dir, env: r.env });
+    await until('the command to start', () => existsSync(join(r.dir, 'trees', 'api', 'started')));
+    // Its branch is its base (merged by content), and "started" is its only change: held by the claim all the same.
+    rmSync(join(r.dir, 'trees', 'api', 'started'));
+    const pruned = spawnSync(process.execPath, [CLI, 'worktrees', 'prune', '--file', file], { cwd: r.dir, encoding: 'utf8' });
+    expect(pruned.stdout).toMatch(/^kept api: task \w+ is claimed by r1\n$/);
+    expect(existsSync(join(r.dir, 'trees', 'api'))).toBe(true);
+    writeFileSync(go, '');
+    expect((await run.done).code).toBe(0);
   });
 });
