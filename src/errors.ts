@@ -10,7 +10,8 @@ export type ErrorCode =
   | 'UNSUPPORTED_FS' // network file system without opt-in
   | 'UNSUPPORTED_PLATFORM' // a markdown board, run or lock on Windows
   | 'EDITOR' // mdclaim edit: the editor failed, or the copy it edited is gone
-  | 'COMMAND'; // run: the command cannot start (not found, not executable), so no task is failed for it
+  | 'COMMAND' // run: the command cannot start (not found, not executable), so no task is failed for it
+  | 'WORKTREE'; // run --worktree: the task's worktree cannot be had (a path in the way, its branch checked out elsewhere), so no task is failed for it
 
 /**
  * The one error class mdclaim throws. `code` says what kind of failure it is;

@@ -18,5 +18,5 @@ export type { CheckPathsOptions, HeldPath, LockPathsOptions, PathLocking, PathRe
 export type { Status } from './format/marker.js';
 export { parseDuration } from './board/duration.js';
 export { runTasks } from './board/runner/run.js';
-export type { RunnerBoard, RunOptions, RunResult, TaskOutcome, Fence, StopSignal } from './board/runner/types.js';
+export type { RunnerBoard, RunOptions, RunResult, TaskOutcome, Fence, StopSignal, WorktreeOptions } from './board/runner/types.js';
 export type { RunEvent } from './board/runner/events.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, WIDTH } from '../src/cli/help.js';
+import { COMMANDS, labelFor, WIDTH } from '../src/cli/help.js';
 import { OPTIONS } from '../src/cli/help-options.js';
 import { mdclaim } from './helpers/cli.js';
 import { boardFile, bytesOf } from './helpers/tmp.js';
@@ -32,7 +32,8 @@ describe('the help', () => {
     const options = r.stdout.slice(r.stdout.indexOf('\nOptions:\n'), r.stdout.indexOf('\nExample'));
     for (const f of [...spec.flags, 'file']) {
       // The option's label, then words beside or under it.
-      expect(options).toMatch(new RegExp(`\\n  ${OPTIONS[f]!.label.replace(/[|.]/g, '\\$&')} +\\S|\\n  ${OPTIONS[f]!.label.replace(/[|.]/g, '\\$&')}\\n +\\S`));
+      const label = labelFor(f, name).replace(/[|.]/g, '\\$&');
+      expect(options).toMatch(new RegExp(`\\n  ${label} +\\S|\\n  ${label}\\n +\\S`));
     }
     // As a project that ran npm install mdclaim runs them: through npx (or its node_modules/.bin, from cron).
     expect(r.stdout).toMatch(/\nExamples?:\n {2}(npx mdclaim |\S+=|id=|\* )/);

@@ -24,6 +24,7 @@ describe('mdclaim run, one pass', () => {
     const [t] = await tasks(file);
     expect(seen).toEqual({
       MDCLAIM_BY: 'r1',
+      MDCLAIM_CLAIMED_AT: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
       MDCLAIM_FILE: file,
       MDCLAIM_SECTION: 'Work',
       MDCLAIM_TASK_ID: t!.id,

@@ -13,6 +13,8 @@ interface FlagSpec {
   value: boolean;
   /** Short alias, without the dash. */
   short?: string;
+  /** Commands where it is a switch instead (`run --commit`; `done --commit SHA`). */
+  switchIn?: readonly string[];
 }
 
 export const FLAGS: Record<string, FlagSpec> = {
@@ -26,7 +28,7 @@ export const FLAGS: Record<string, FlagSpec> = {
   tag: { value: true },
   section: { value: true },
   status: { value: true },
-  commit: { value: true },
+  commit: { value: true, switchIn: ['run'] },
   reason: { value: true },
   ttl: { value: true },
   'dry-run': { value: false },
@@ -51,6 +53,10 @@ export const FLAGS: Record<string, FlagSpec> = {
   events: { value: true },
   'fail-on-signal': { value: false },
   'no-commit': { value: false },
+  worktree: { value: false },
+  trees: { value: true },
+  base: { value: true },
+  setup: { value: true },
   writes: { value: true },
   reads: { value: true },
   agents: { value: false },
@@ -99,7 +105,7 @@ export function parseArgs(argv: readonly string[], takesCommand: (command: strin
     const spec = Object.hasOwn(FLAGS, name) ? FLAGS[name] : undefined;
     if (!spec) throw inCommandLine ? forgotten(i) : usage(`unknown option --${name} (see mdclaim --help)`);
     let value = 'true';
-    if (spec.value) {
+    if (spec.value && !(positionals.length > 0 && spec.switchIn?.includes(positionals[0]!))) {
       if (inline !== undefined) value = inline;
       else if (i + 1 < argv.length && !isFlag(argv[i + 1]!)) value = argv[++i]!;
       else throw usage(`--${name} needs a value`);

@@ -199,16 +199,52 @@ export const COMMANDS: Record<string, CommandSpec> = {
   },
   run: {
     args: 'command',
-    flags: ['by', 'lease', 'tag', 'section', 'loop', 'interval', 'concurrency', 'max', 'until-settled', 'retries', 'retry-delay', 'max-attempts', 'grace', 'events', 'fail-on-signal', 'no-commit'],
+    flags: ['by', 'lease', 'tag', 'section', 'loop', 'interval', 'concurrency', 'max', 'until-settled', 'retries', 'retry-delay', 'max-attempts', 'grace', 'events', 'fail-on-signal', 'no-commit', 'worktree', 'trees', 'base', 'setup', 'commit'],
     summary: 'claim tasks and run a command for each: heartbeat, then done or failed',
     about: `Claim a task with next and run the command with the task in its environment (MDCLAIM_TASK_ID, MDCLAIM_TASK_TEXT, MDCLAIM_TASK_TAGS, MDCLAIM_TASK_WRITES, MDCLAIM_TASK_READS, MDCLAIM_SECTION, MDCLAIM_BY, MDCLAIM_FILE; PATH starts with this mdclaim's directory). It heartbeats while the command runs, then marks the task done (exit 0, with the commit of git rev-parse --short HEAD) or failed (the exit status and the last stderr line). A command that itself runs mdclaim done or fail on "$MDCLAIM_TASK_ID" with its MDCLAIM_BY ends the task that way. The command runs in its own process group; stdin is /dev/null. If a heartbeat finds the claim gone (taken over, reaped, edited away), the command is stopped and nothing is written. Put -- before the command.`,
     options: {
-      by: 'who claims (or MDCLAIM_BY; default: a new run-XXXXXXXX, printed once)',
+      by: 'who claims (or MDCLAIM_BY; default: a new run-XXXXXXXX, printed once); the command also gets the claim time as MDCLAIM_CLAIMED_AT, for git hooks to fence with',
+      worktree:
+        'run each task in its git worktree, made under the claim: a task under "## Git Worktree NAME" in DIR/NAME on branch NAME, any other in DIR/<id> on branch task-<id>; one task at a time per worktree (a path its claim holds), sections side by side; done records the worktree\'s HEAD; nothing in it is discarded. The command gets MDCLAIM_WORKTREE, MDCLAIM_BRANCH and MDCLAIM_BASE. See mdclaim worktrees',
+      trees: 'with --worktree: where worktrees are made (default trees at the top of the repository)',
+      base: "with --worktree: what a new worktree's branch starts from (default the repository's HEAD)",
+      setup: 'with --worktree: a shell command run once in a new worktree before its first task (npm ci)',
+      commit: 'with --worktree: commit what the command left uncommitted (the task\'s text the message) before done; without it, changes are reported and kept',
       lease: "each claim's lease, at least 2s (default 30m); heartbeats every min(D/3, (D-1s)/2)",
     },
     notes: `SIGINT/SIGTERM/SIGHUP: stop claiming, pass the signal to the commands (SIGTERM for a hangup), wait up to --grace, release their tasks, exit 130/143/129; a second signal kills at once. A stdout whose reader left (run … | head -1) stops the run the same way, exit 141. However a task ends, whatever its command left in its process group is stopped (SIGTERM, SIGKILL after --grace) before the end is written, and the claim is renewed just before the command starts. Killed outright (SIGKILL), the runner takes its commands with it: its watchdog sends their groups SIGTERM, SIGKILL after --grace; the claims are left for the reaper. With --retries N a failed command gives its task back to be retried: open, and claimable by no one before --retry-delay D, then 2D, 4D … (plus up to 20%), the time written on its line; after N retries it is failed, its reason saying how many attempts it had; takeovers then park a task that has had N+1 attempts (or --max-attempts). A command that cannot start (not found, not executable, exit 126/127) fails no task: it is given back, not counted, and the runner stops with exit 1.`,
-    examples: [`npx mdclaim run --loop --tag backend -- sh -c 'claude -p "$MDCLAIM_TASK_TEXT"'`, 'npx mdclaim run --concurrency 4 --until-settled -- ./work.sh', 'npx mdclaim run --until-settled --retries 3 --retry-delay 1m -- ./flaky.sh'],
+    examples: [`npx mdclaim run --loop --tag backend -- sh -c 'claude -p "$MDCLAIM_TASK_TEXT"'`, 'npx mdclaim run --concurrency 4 --until-settled -- ./work.sh', 'npx mdclaim run --until-settled --retries 3 --retry-delay 1m -- ./flaky.sh', "npx mdclaim run --worktree --setup 'npm ci' --concurrency 4 --loop -- ./agent.sh"],
     exits: '0 every task it ran is done (a loop: also none at all), 1 one ended failed (after its retries; or went back for a retry it did not run again) or the command could not start, 3 nothing claimable (one pass), 4 a claim was lost; each task counted by how it last ended here, the same for one pass, --max and --until-settled; 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM, 141 stdout closed',
+  },
+  fence: {
+    args: 'none',
+    flags: ['by'],
+    summary: "exit 0 while the claim a command works under is still its own, 4 naming who has it now",
+    about:
+      'For git hooks (examples/pre-commit, examples/pre-push): is the claim in MDCLAIM_TASK_ID, MDCLAIM_BY and MDCLAIM_CLAIMED_AT, as mdclaim run gives its command, still that claim? Yes while the task reads claimed by that holder at that time or later (heartbeats move it on) or finished by that holder; otherwise it is gone (taken over, reaped, given back, finished by someone else) and one line names the task and who holds it now. Changes nothing.',
+    options: { by: 'the holder (default MDCLAIM_BY)' },
+    examples: ['npx mdclaim fence || exit 1   # in a git hook, run by mdclaim run\'s command'],
+    exits: '0 still the claim, 4 the claim is gone (the new holder named)',
+  },
+  worktrees: {
+    args: 'none',
+    flags: ['trees'],
+    summary: 'the worktrees run --worktree made: branch, base, changes, merged, tasks',
+    about:
+      'List each git worktree under the trees directory (default trees at the top of the repository you are in): its branch, the commit it was made from and how many commits it is ahead, whether it has uncommitted or untracked changes, whether its changes are already in its base branch (merging it would change nothing), and its tasks on the board: running and by whom, open, waiting, done, failed.',
+    options: { trees: 'where the worktrees are (default trees at the top of the repository)' },
+    examples: ['npx mdclaim worktrees', 'npx mdclaim worktrees --json | jq \'.worktrees[] | select(.merged)\''],
+    exits: '0; 1 not in a git repository',
+  },
+  'worktrees prune': {
+    args: 'none',
+    flags: ['trees', 'dry-run'],
+    summary: 'remove the worktrees whose tasks are settled and whose work is merged',
+    about:
+      'Remove a worktree and its branch only when every task of it is settled (none claimed, open or waiting), it has nothing uncommitted or untracked, and its changes are already in its base branch: merged, fast-forwarded, rebased or squash-merged (judged by content: merging the branch into the base would change nothing). Every other one is kept, with the reason printed. A worktree is locked in git while prune looks again at the board, so a runner never has one removed under its claim.',
+    options: { trees: 'where the worktrees are (default trees at the top of the repository)', 'dry-run': 'say what would be removed; remove nothing' },
+    examples: ['npx mdclaim worktrees prune --dry-run', 'npx mdclaim worktrees prune'],
+    exits: '0; 1 not in a git repository',
   },
   status: {
     args: 'none',

@@ -57,6 +57,10 @@ export const OPTIONS: Record<string, OptionHelp> = {
   agents: { label: '--agents', text: 'write nothing; print the lines an AGENTS.md or CLAUDE.md needs to teach an agent the loop (next, heartbeat, done/fail, exit statuses, the MCP route)' },
   'fail-on-lapsed': { label: '--fail-on-lapsed', text: 'exit 5 when a claim (among those shown) is past its lease, so a cron job can alert' },
   'fail-on-signal': { label: '--fail-on-signal', text: 'on SIGTERM/SIGINT mark running tasks failed, not open' },
+  worktree: { label: '--worktree', text: "run each task in its section's git worktree" },
+  trees: { label: '--trees DIR', text: 'where the worktrees are (default trees at the top of the repository)' },
+  base: { label: '--base REF', text: "what a new worktree's branch starts from (default HEAD)" },
+  setup: { label: '--setup CMD', text: 'a shell command run once in a new worktree' },
   'no-commit': { label: '--no-commit', text: 'do not record the commit (git rev-parse --short HEAD)' },
   writes: {
     label: '--writes P',

@@ -1,4 +1,5 @@
 import { COMMANDS } from './help-commands.js';
+import { FLAGS } from './args.js';
 import { OPTIONS } from './help-options.js';
 
 export { COMMANDS };
@@ -113,11 +114,16 @@ export function commandHelp(command: string): string {
   const c = COMMANDS[command]!;
   const usageLine = c.args === 'command' ? `mdclaim ${command} [options] -- <command> [args…]` : `mdclaim ${command}${ARG[c.args]} [options]`;
   const own = [...c.flags, 'file', ...(c.ownFlagsOnly ? [] : ['json'])];
-  const rows = own.map((f): [string, string] => [OPTIONS[f]!.label, c.options?.[f] ?? OPTIONS[f]!.text]);
+  const rows = own.map((f): [string, string] => [labelFor(f, command), c.options?.[f] ?? OPTIONS[f]!.text]);
   if (!c.ownFlagsOnly) rows.push(['--write, --durable, --lock-timeout', 'how the board is written and how long to wait for its lock (see mdclaim --help)']);
   const parts = [`Usage: ${usageLine}`, wrap(c.about, WIDTH), `Options:\n${table(rows, 24)}`];
   if (c.notes !== undefined) parts.push(wrap(c.notes, WIDTH));
   parts.push(`Example${c.examples.length > 1 ? 's' : ''}:\n${c.examples.map((e) => `  ${e}`).join('\n')}`);
   if (c.exits !== undefined) parts.push(wrap(`Exit status: ${c.exits}; 2 usage.`, WIDTH, 2));
   return parts.join('\n\n') + '\n';
+}
+
+/** An option's label in a command's help: a flag that is a switch there (run --commit) is labelled as one. */
+export function labelFor(flag: string, command: string): string {
+  return FLAGS[flag]?.switchIn?.includes(command) ? `--${flag}` : OPTIONS[flag]!.label;
 }

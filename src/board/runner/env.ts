@@ -5,6 +5,7 @@ import type { Task } from '../../format/task.js';
  * MDCLAIM_FILE is absolute, so a command that changes directory can still
  * reach the board. MDCLAIM_TASK_WRITES and MDCLAIM_TASK_READS are the paths
  * the task declares, comma-separated (a path holds no comma), empty when none.
+ * MDCLAIM_CLAIMED_AT is the claim's time, for a git hook to fence with.
  */
 export function taskEnv(base: NodeJS.ProcessEnv, task: Task, by: string, file: string | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
@@ -16,6 +17,7 @@ export function taskEnv(base: NodeJS.ProcessEnv, task: Task, by: string, file: s
     MDCLAIM_TASK_READS: (task.reads ?? []).join(','),
     MDCLAIM_SECTION: task.section ?? '',
     MDCLAIM_BY: by,
+    MDCLAIM_CLAIMED_AT: task.claimedAt ?? '',
   };
   if (file !== undefined) env['MDCLAIM_FILE'] = file;
   return env;

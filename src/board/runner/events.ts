@@ -14,6 +14,10 @@ export type RunEvent = { at: string } & (
   | { event: 'lost'; id: string; reason: string; ms: number }
   /** A heartbeat found the task ended by the command itself (done or failed by this runner's `by`): the runner waits for it to exit. */
   | { event: 'ended'; id: string; status: 'done' | 'failed' }
+  /** The task's worktree, made (`created`) or reused, before its command starts. */
+  | { event: 'worktree'; id: string; path: string; branch: string; base: string; created: boolean }
+  /** The command ended well and left changes uncommitted in its worktree: kept, and told. */
+  | { event: 'uncommitted'; id: string; path: string; changes: number; refused?: string }
   | { event: 'exit'; id: string; code: number | null; signal: string | null }
   | { event: 'done'; id: string; commit?: string; ms: number }
   | { event: 'failed'; id: string; reason: string; ms: number }
@@ -54,6 +58,10 @@ export function describe(e: RunEvent): string | null {
       return `claimed ${e.id} "${e.text}" (lease expires ${e.expiresAt})`;
     case 'passed over':
       return passedOverLine({ task: e, reason: e.reason });
+    case 'worktree':
+      return `${e.id} in ${e.path} (branch ${e.branch}${e.created ? `, made from ${e.base.slice(0, 7)}` : ''})`;
+    case 'uncommitted':
+      return `${e.id} left ${e.changes} uncommitted change${e.changes > 1 ? 's' : ''} in ${e.path}${e.refused === undefined ? '' : ` (git commit refused: ${e.refused})`}: kept, not in the commit recorded`;
     case 'retry':
       return `${e.id}: write failed, retrying while the lease lasts: ${e.error}`;
     case 'lost':

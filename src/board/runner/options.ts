@@ -3,7 +3,8 @@ import { usage } from '../../errors.js';
 import { isValidBy } from '../../format/marker.js';
 import { parseDuration } from '../duration.js';
 import { heartbeatEvery } from './heartbeat.js';
-import type { RunnerBoard, RunOptions } from './types.js';
+import type { RunnerBoard, RunOptions, WorktreeOptions } from './types.js';
+import { settleWorktree } from './worktree-options.js';
 
 /** The options of one run, checked and with every default filled in. */
 export interface Settings {
@@ -29,6 +30,8 @@ export interface Settings {
   retries: number;
   retryDelayMs: number;
   maxAttempts: number | undefined;
+  /** Each task in its git worktree; undefined: in `cwd`. */
+  worktree: WorktreeOptions | undefined;
 }
 
 /** Check every option before anything is claimed: a bad one is USAGE naming it. */
@@ -76,6 +79,7 @@ export function settle(board: RunnerBoard, o: RunOptions): Settings {
     retries,
     retryDelayMs: parseDuration(o.retryDelay ?? '30s', 'retryDelay'),
     maxAttempts,
+    worktree: settleWorktree(board, o.worktree),
   };
 }
 

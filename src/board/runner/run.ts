@@ -11,6 +11,9 @@ import { RunningTask } from './task.js';
 import type { RunnerBoard, RunOptions, RunResult, StopSignal, TaskOutcome } from './types.js';
 import type { PassedOver } from '../types.js';
 import { Watchdog } from './watchdog.js';
+import { findTrees } from './worktree.js';
+import { nextInWorktree } from './worktree-next.js';
+import type { WorktreeRun } from './worktree-task.js';
 
 /**
  * The polling trigger as a library function: claim the next task, run the
@@ -80,6 +83,8 @@ class Loop {
   private readonly dueAt = new Set<number>();
   /** Nothing running and nothing to claim: said once, as is the end of it. */
   private idle = false;
+  /** With `worktree`: where the worktrees are, found at the first claim. */
+  private worktrees: WorktreeRun | undefined;
   /** Ends the current wait: a task ended, or a signal came. */
   private wake: () => void = () => {};
 
@@ -163,7 +168,10 @@ class Loop {
     const { s } = this;
     try {
       const max = s.maxAttempts === undefined ? {} : { maxAttempts: s.maxAttempts };
-      return await this.board.next({ by: this.by, ...(s.lease === undefined ? {} : { lease: s.lease }), ...(s.tags ? { tags: s.tags } : {}), ...(s.section === undefined ? {} : { section: s.section }), ...max, onPassOver: (p) => this.passedOver(p) });
+      const options = { by: this.by, ...(s.lease === undefined ? {} : { lease: s.lease }), ...(s.tags ? { tags: s.tags } : {}), ...(s.section === undefined ? {} : { section: s.section }), ...max, onPassOver: (p: PassedOver) => this.passedOver(p) };
+      if (s.worktree === undefined) return await this.board.next(options);
+      this.worktrees ??= { trees: await findTrees(s.cwd, s.worktree.trees, s.worktree.base), setup: s.worktree.setup, commitChanges: s.worktree.commit ?? false };
+      return await nextInWorktree(this.board, options, this.worktrees.trees);
     } catch (err) {
       if (!s.loop || (err as { code?: unknown }).code !== 'LOCK_TIMEOUT') throw err;
       await this.nap(s.intervalMs);
@@ -184,7 +192,7 @@ class Loop {
       if (e.event === 'retrying') this.dueAt.add(Date.parse(e.notBefore));
       this.emit(e);
     };
-    const t = new RunningTask({ ...this.s, board, by, stdout: process.stdout, stderr: process.stderr, emit, watchdog }, task);
+    const t = new RunningTask({ ...this.s, board, by, stdout: process.stdout, stderr: process.stderr, emit, watchdog, worktrees: this.worktrees }, task);
     this.running.add(t);
     t.outcome.then(
       (o) => this.outcomes.push(o),

@@ -10,6 +10,8 @@ import type { Fence, RunnerBoard, StopSignal, TaskOutcome } from './types.js';
 import { named } from '../../format/named.js';
 import type { Watchdog } from './watchdog.js';
 import { finalReason, mayRetry, retryDelayMs } from './retry.js';
+import type { Entered } from './worktree.js';
+import { enterWorktree, keepChanges, worktreeEnv, type WorktreeRun } from './worktree-task.js';
 
 /** What every task of one run shares. */
 export interface TaskContext {
@@ -30,6 +32,8 @@ export interface TaskContext {
   stderr: Writable;
   emit: (e: RunEventBody) => void;
   watchdog: Watchdog;
+  /** With `run --worktree`: each task runs in its worktree instead of `cwd`. */
+  worktrees?: WorktreeRun | undefined;
 }
 
 /**
@@ -42,6 +46,8 @@ export class RunningTask {
   private killed = false;
   private group: ProcessGroup | undefined;
   private readonly startedAt = Date.now();
+  /** The task's worktree, with `run --worktree`. */
+  private worktree: Entered | undefined;
 
   constructor(private readonly ctx: TaskContext, private readonly task: Task) {
     this.outcome = this.run();
@@ -74,11 +80,12 @@ export class RunningTask {
       throw err;
     }
     ctx.emit({ event: 'claimed', id: task.id, text: task.text, by: ctx.by, claimedAt: task.claimedAt!, expiresAt: iso(hb.expiresAt) });
+    if (ctx.worktrees && (await this.enterWorktree(ctx.worktrees, hb)) === 'lost') return this.lost(hb.lostReason!);
     let group: ProcessGroup;
     try {
       group = await ProcessGroup.start(ctx.command, {
-        env: taskEnv(ctx.env, task, ctx.by, ctx.file),
-        cwd: ctx.cwd,
+        env: this.env(),
+        cwd: this.worktree?.dir ?? ctx.cwd,
         prefix: ctx.prefixOutput ? `[${task.id}] ` : null,
         graceMs: ctx.graceMs,
         stdout: ctx.stdout,
@@ -169,7 +176,8 @@ export class RunningTask {
     }
     if (exit.code === 126 || exit.code === 127) return this.unstartable(hb, exit);
     if (exit.code !== 0) return this.failedOrRetried(hb, failureReason(exit));
-    const commit = ctx.commit ? await headCommit(ctx.cwd) : undefined;
+    if (this.worktree) await keepChanges(ctx.worktrees!, this.worktree, task, this.env(), ctx.emit);
+    const commit = ctx.commit ? await headCommit(this.worktree?.dir ?? ctx.cwd) : undefined;
     const withCommit = commit === undefined ? {} : { commit };
     if (!(await this.ending(hb, 'done', (fence) => board.done(task.id, { ...fence, ...withCommit })))) return this.ownEnding(hb);
     ctx.emit({ event: 'done', id: task.id, ...withCommit, ms: this.ms() });
@@ -225,6 +233,26 @@ export class RunningTask {
         back = `giving the task back failed too: ${(again as Error).message}`;
       }
       throw new MdclaimError('USAGE', `the board refused to ${what} ${named(this.task)}: ${(err as Error).message}; ${back}`, { cause: err });
+    }
+  }
+
+  /** The command's environment: the task's variables, and its worktree's. */
+  private env(): NodeJS.ProcessEnv {
+    const env = taskEnv(this.ctx.env, this.task, this.ctx.by, this.ctx.file);
+    return this.worktree ? { ...env, ...worktreeEnv(this.worktree) } : env;
+  }
+
+  /** Make or reuse the task's worktree under the claim; one that cannot be had gives the task back and stops the runner, as a command that cannot start does. */
+  private async enterWorktree(run: WorktreeRun, hb: Heartbeat): Promise<'lost' | undefined> {
+    const { ctx, task } = this;
+    try {
+      const entered = await enterWorktree(run, task, hb, ctx.leaseMs, this.env(), ctx.emit);
+      if (entered === 'lost') return 'lost';
+      this.worktree = entered;
+      return undefined;
+    } catch (err) {
+      if (await hb.write((fence) => ctx.board.release(task.id, fence))) ctx.emit({ event: 'released', id: task.id, ms: this.ms() });
+      throw err;
     }
   }
 

@@ -27,6 +27,10 @@ export interface RunnerBoard {
   release(id: string, fence: Fence): Promise<Task>;
   /** Give the task back to be tried again after `delay` (its attempt counted); needed only with `retries`. */
   retry?(id: string, fence: Fence & { delay: number }): Promise<Task>;
+  /** Lock paths under a claim: needed only with `worktree` (a worktree is a path its task's claim holds). */
+  lockPaths?(id: string, options: Fence & { writes: readonly string[] }): Promise<Task>;
+  /** Every path live claims hold: needed only with `worktree`. */
+  paths?(): Promise<readonly { path: string }[]>;
   /**
    * Optional: resolve when work may have appeared (a database's notification),
    * or after `timeoutMs`, or when `signal` aborts. The runner sleeps instead
@@ -82,7 +86,14 @@ export interface RunOptions {
   failOnSignal?: boolean;
   /** On success, record `git rev-parse --short HEAD` of `cwd` as the commit (default true). */
   commit?: boolean;
-  /** The command's working directory (default `process.cwd()`). */
+  /**
+   * Run each task in its own git worktree (ADW's layout): a task under
+   * `## Git Worktree NAME` in `trees/NAME` on branch NAME, any other in
+   * `trees/<id>` on branch `task-<id>`; made under the claim, one task at a
+   * time in each, never discarded. See docs/worktrees.md.
+   */
+  worktree?: boolean | WorktreeOptions;
+  /** The command's working directory (default `process.cwd()`); with `worktree`, where the repository is found. */
   cwd?: string;
   /** The environment the task's variables are added to (default `process.env`). */
   env?: NodeJS.ProcessEnv;
@@ -115,4 +126,15 @@ export interface RunResult {
   stoppedBy: 'pass' | 'max' | 'settled' | StopSignal;
   /** Every task the runner claimed, in the order they ended. */
   tasks: TaskOutcome[];
+}
+
+export interface WorktreeOptions {
+  /** Where the worktrees are made (default `trees` at the top of the repository that holds `cwd`). */
+  trees?: string;
+  /** What a new worktree's branch starts from (default the repository's `HEAD`). */
+  base?: string;
+  /** A shell command run once in a worktree when it is made, before the task's command (`npm ci`). */
+  setup?: string;
+  /** Commit what the command leaves uncommitted when it exits 0, the task's text the message (default false: reported and kept). */
+  commit?: boolean;
 }

@@ -5,6 +5,8 @@ import { has, one, wholeNumber } from '../args.js';
 import { EventsFile } from '../events-file.js';
 import { exitCodeForRun } from '../exit.js';
 import { withOwnBin } from '../own-bin.js';
+import type { WorktreeOptions } from '../../board/runner/types.js';
+import type { Parsed } from '../args.js';
 import type { Command } from './types.js';
 
 // Only the command line: the loop itself is the library's runTasks.
@@ -23,6 +25,7 @@ export const run: Command = async (board, p, io) => {
   const maxAttempts = wholeNumber(p, 'max-attempts');
   if (retryDelay !== undefined && !retries) throw usage('--retry-delay needs --retries N');
   const loop = has(p, 'loop') || has(p, 'until-settled');
+  const worktree = worktreeFlags(p);
   const eventsPath = one(p, 'events');
   const events = eventsPath === undefined ? undefined : EventsFile.open(eventsPath, io.err);
   // Someone watching a terminal is told when a loop goes quiet and when it wakes, so it does not look hung.
@@ -58,6 +61,7 @@ export const run: Command = async (board, p, io) => {
       ...(maxAttempts === undefined ? {} : { maxAttempts }),
       failOnSignal: has(p, 'fail-on-signal'),
       commit: !has(p, 'no-commit'),
+      ...(worktree === undefined ? {} : { worktree }),
       handleSignals: true,
       onEvent,
     });
@@ -67,3 +71,17 @@ export const run: Command = async (board, p, io) => {
     events?.close();
   }
 };
+
+/** --worktree and the flags that only mean something with it. */
+function worktreeFlags(p: Parsed): WorktreeOptions | undefined {
+  const trees = one(p, 'trees');
+  const base = one(p, 'base');
+  const setup = one(p, 'setup');
+  const commit = has(p, 'commit');
+  if (!has(p, 'worktree')) {
+    const stray = [trees && '--trees', base && '--base', setup && '--setup', commit && '--commit'].find(Boolean);
+    if (stray) throw usage(`${stray} needs --worktree`);
+    return undefined;
+  }
+  return { ...(trees === undefined ? {} : { trees }), ...(base === undefined ? {} : { base }), ...(setup === undefined ? {} : { setup }), commit };
+}

@@ -1,0 +1,39 @@
+import { relative } from 'node:path';
+import { findTrees } from '../../board/runner/worktree.js';
+import { listTrees, type WorktreeInfo } from '../../board/runner/worktree-list.js';
+import { has, one } from '../args.js';
+import { EXIT } from '../exit.js';
+import { printJson } from '../output.js';
+import type { Command } from './types.js';
+
+/** The worktrees `run --worktree` made: one line each, or `{"worktrees": [...]}`. */
+export const worktrees: Command = async (board, p, io) => {
+  const trees = await findTrees(process.cwd(), one(p, 'trees'), undefined);
+  const all = await listTrees(trees, await board.list());
+  if (has(p, 'json')) printJson(io, { worktrees: all });
+  else if (all.length === 0) io.err(`mdclaim: no worktree in ${trees.dir}`);
+  else for (const w of all) io.out(describeTree(w, trees.top));
+  return EXIT.OK;
+};
+
+/** `api  trees/api  branch api  2 ahead of 1a2b3c4  clean  not in main  running: 9f2c (r1); 1 waiting; 1 done` */
+export function describeTree(w: WorktreeInfo, top: string): string {
+  const t = w.tasks;
+  const tasks = [
+    ...(t.running.length > 0 ? [`running: ${t.running.map((r) => `${r.id} (${r.by ?? 'unnamed'})`).join(', ')}`] : []),
+    ...(t.open.length > 0 ? [`${t.open.length} open`] : []),
+    ...(t.waiting.length > 0 ? [`${t.waiting.length} waiting`] : []),
+    ...(t.done.length > 0 ? [`${t.done.length} done`] : []),
+    ...(t.failed.length > 0 ? [`${t.failed.length} failed`] : []),
+  ];
+  return [
+    w.name,
+    relative(top, w.path) || w.path,
+    w.branch === undefined ? 'detached HEAD' : `branch ${w.branch}`,
+    w.base === undefined ? 'base unknown' : `${w.ahead} ahead of ${w.base.slice(0, 7)}`,
+    w.changes === 0 ? 'clean' : `${w.changes} uncommitted`,
+    w.baseBranch === undefined ? 'no base branch' : `${w.merged ? 'in' : 'not in'} ${w.baseBranch}`,
+    tasks.length === 0 ? 'no tasks' : tasks.join('; '),
+    ...(w.locked === undefined ? [] : [`locked${w.locked === '' ? '' : `: ${w.locked}`}`]),
+  ].join('  ');
+}
