@@ -213,7 +213,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
       lease: "each claim's lease, at least 2s (default 30m); heartbeats every min(D/3, (D-1s)/2)",
     },
     notes: `SIGINT/SIGTERM/SIGHUP: stop claiming, pass the signal to the commands (SIGTERM for a hangup), wait up to --grace, release their tasks, exit 130/143/129; a second signal kills at once. A stdout whose reader left (run … | head -1) stops the run the same way, exit 141. However a task ends, whatever its command left in its process group is stopped (SIGTERM, SIGKILL after --grace) before the end is written, and the claim is renewed just before the command starts. Killed outright (SIGKILL), the runner takes its commands with it: its watchdog sends their groups SIGTERM, SIGKILL after --grace; the claims are left for the reaper. With --retries N a failed command gives its task back to be retried: open, and claimable by no one before --retry-delay D, then 2D, 4D … (plus up to 20%), the time written on its line; after N retries it is failed, its reason saying how many attempts it had; takeovers then park a task that has had N+1 attempts (or --max-attempts). A command that cannot start (not found, not executable, exit 126/127) fails no task: it is given back, not counted, and the runner stops with exit 1.`,
-    examples: [`npx mdclaim run --loop --tag backend -- sh -c 'claude -p "$MDCLAIM_TASK_TEXT"'`, 'npx mdclaim run --concurrency 4 --until-settled -- ./work.sh', 'npx mdclaim run --until-settled --retries 3 --retry-delay 1m -- ./flaky.sh', "npx mdclaim run --worktree --setup 'npm ci' --concurrency 4 --loop -- ./agent.sh"],
+    examples: [`npx mdclaim run --loop --tag backend -- sh -c 'claude -p "$MDCLAIM_TASK_TEXT"'`, 'npx mdclaim run --concurrency 4 --until-settled -- ./work.sh', 'npx mdclaim run --until-settled --retries 3 --retry-delay 1m -- ./flaky.sh', "npx mdclaim run --worktree --setup 'npm ci' --concurrency 4 --loop -- ./a.sh"],
     exits: '0 every task it ran is done (a loop: also none at all), 1 one ended failed (after its retries; or went back for a retry it did not run again) or the command could not start, 3 nothing claimable (one pass), 4 a claim was lost; each task counted by how it last ended here, the same for one pass, --max and --until-settled; 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM, 141 stdout closed',
   },
   fence: {
@@ -223,7 +223,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     about:
       'For git hooks (examples/pre-commit, examples/pre-push): is the claim in MDCLAIM_TASK_ID, MDCLAIM_BY and MDCLAIM_CLAIMED_AT, as mdclaim run gives its command, still that claim? Yes while the task reads claimed by that holder at that time or later (heartbeats move it on) or finished by that holder; otherwise it is gone (taken over, reaped, given back, finished by someone else) and one line names the task and who holds it now. Changes nothing.',
     options: { by: 'the holder (default MDCLAIM_BY)' },
-    examples: ['npx mdclaim fence || exit 1   # in a git hook, run by mdclaim run\'s command'],
+    examples: ['npx mdclaim fence || exit 1   # in a git hook of a run --worktree command'],
     exits: '0 still the claim, 4 the claim is gone (the new holder named)',
   },
   worktrees: {
