@@ -16,11 +16,13 @@ import { reap } from './reap.js';
 import { reopen } from './reopen.js';
 import { idIn } from './resolve-id.js';
 import { listTasks } from './walk.js';
+import { answers } from './standing.js';
+import { cutoff } from './claimable.js';
 import { warmUp } from './warm-up.js';
 import { budget, checkBy, checkHolder, checkId, checkSection, checkTags } from './checks.js';
 import { parkedIsConflict } from './park.js';
 import { formatClaimedAt } from '../format/marker.js';
-import type { ClaimOptions, HistoryEvent, HolderOptions, NextOptions, ReapOptions, RetryOptions, TaskBoard } from './types.js';
+import type { ClaimOptions, HistoryEvent, HolderOptions, NextOptions, ReapOptions, RetryOptions, Survey, TaskBoard } from './types.js';
 
 export type { HolderOptions, NextOptions } from './types.js';
 import { checkPaths, listPaths } from './list-paths.js';
@@ -100,6 +102,12 @@ export class Board implements TaskBoard, PathLocking {
   /** Every task in file order. */
   async list(): Promise<Task[]> {
     return this.store.read(listTasks);
+  }
+
+  /** Every task with the one claimable rule's answer (answers), decided on the bytes read, at this board's clock. */
+  async survey(): Promise<Survey> {
+    const tasks = await this.list();
+    return { tasks, blockers: answers(tasks, cutoff(this.now())) };
   }
 
   /** Claim the first claimable task (in file order) that has every tag and is in the section; null when none is. */

@@ -1,4 +1,5 @@
 import type { Task } from '../format/task.js';
+import type { TaskBlocker } from './standing.js';
 
 // The one interface every board implements (the file board and the PostgreSQL
 // board), so the CLI, triggers and the runner never ask which one they hold.
@@ -71,11 +72,24 @@ export interface HistoryEvent {
   text: string;
 }
 
+/** A board's tasks and, for each, null when it may be claimed now, else what stands in the way. */
+export interface Survey {
+  tasks: Task[];
+  blockers: (TaskBlocker | null)[];
+}
+
 export interface TaskBoard {
   /** The path, or the URL without its password. */
   readonly location: string;
   /** Every task in board order. */
   list(): Promise<Task[]>;
+  /**
+   * Every task in board order, each with the board's own answer to "may it be
+   * claimed now, or what stands in the way": the answer `next` and `claim` act
+   * on (the file board's rule in TypeScript, the PostgreSQL board's in SQL), so
+   * what a view shows and what a claim does cannot disagree.
+   */
+  survey(): Promise<Survey>;
   /** Claim the first claimable task in board order that has every tag and is in the section; null when none is. */
   next(options: NextOptions): Promise<Task | null>;
   claim(id: string, options: ClaimOptions): Promise<Task>;

@@ -2,7 +2,8 @@ import { budget, checkBy, checkCommit, checkHolder, checkId, checkSection, check
 import { parkedIsConflict, parkedView } from '../board/park.js';
 import { parseDuration } from '../board/duration.js';
 import { foldReason } from '../board/finish.js';
-import type { ClaimOptions, HistoryEvent, HolderOptions, NextOptions, ReapOptions, RetryOptions, TaskBoard } from '../board/types.js';
+import type { ClaimOptions, HistoryEvent, HolderOptions, NextOptions, ReapOptions, RetryOptions, Survey, TaskBoard } from '../board/types.js';
+import type { TaskBlocker } from '../board/standing.js';
 import { pathList, pathRequest } from '../board/path-options.js';
 import type { CheckPathsOptions, HeldPath, LockPathsOptions, PathLocking, UnlockPathsOptions } from '../board/path-types.js';
 import { MdclaimError, usage } from '../errors.js';
@@ -40,13 +41,16 @@ export interface PgBoardOptions {
   durable?: boolean;
 }
 
-const LIST = `SELECT ${locksColumn('t')}, ${taskColumns(
+const listOf = (more = '') => `SELECT ${locksColumn('t')}${more}, ${taskColumns(
   't',
   't',
   // task_view.line for every row in one pass (the kept bases are the same sums): the breaks of the rows above and their lock lines.
   `1 + t.lead_breaks + coalesce(sum(t.lead_breaks + t.body_breaks + (SELECT count(*) FROM mdclaim.path_lock l WHERE l.task = t.uid))
     OVER (ORDER BY t.position ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::int`,
 )} FROM mdclaim.task_view t WHERE t.board = $1 ORDER BY t.position`;
+const LIST = listOf();
+// With the view's own answer (migration 6): what next and claim act on.
+const SURVEY = listOf(', t.blocker');
 
 /**
  * A board in PostgreSQL: the same tasks, ids and rules as the file board,
@@ -79,6 +83,13 @@ export class PgBoard implements TaskBoard, PathLocking {
   async list(): Promise<Task[]> {
     const board = await this.board();
     return this.db.with(async (c) => (await c.query<TaskRow>(LIST, [board])).map(toTask));
+  }
+
+  /** Every task with the answer the SQL gives next and claim (task_view's blocker), at the database's clock. */
+  async survey(): Promise<Survey> {
+    const board = await this.board();
+    const rows = await this.db.with((c) => c.query<TaskRow & { blocker: TaskBlocker | null }>(SURVEY, [board]));
+    return { tasks: rows.map(toTask), blockers: rows.map((r) => r.blocker) };
   }
 
   async next(options: NextOptions): Promise<Task | null> {

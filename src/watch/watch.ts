@@ -1,3 +1,4 @@
+import type { TaskBlocker } from '../board/standing.js';
 import type { TaskBoard } from '../board/types.js';
 import type { Task } from '../format/task.js';
 import type { ChangeSource } from './changes.js';
@@ -23,12 +24,14 @@ export interface WatchOptions {
 
 /**
  * Follow a board on the terminal until a quit key (resolves 0) or a signal
- * (resolves 128 + its number). Only ever reads the board: through list(),
+ * (resolves 128 + its number). Only ever reads the board: through survey(),
  * under the file board's shared lock, never more often than MIN_GAP_MS.
  */
 export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
   const startedAt = Date.now();
   let tasks: Task[] | null = null;
+  // The board's own answers for the tasks, as of the last reading (TaskBoard.survey).
+  let blockers: (TaskBlocker | null)[] = [];
   let events: WatchEvent[] = [];
   let problem: { message: string; since: number } | null = null;
   let help = false;
@@ -47,7 +50,7 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
     drawTimer = null;
     lastDraw = Date.now();
     const slow = readingSince !== null && lastDraw - readingSince >= SLOW_READ_MS ? { message: 'still waiting for the board (a lock held long, or a slow server)', since: readingSince } : null;
-    const summary = tasks === null ? null : summarize(tasks, lastDraw, o.filter, events, startedAt);
+    const summary = tasks === null ? null : summarize(tasks, lastDraw, o.filter, events, startedAt, blockers);
     const lines = frameLines({ location: o.location, summary, events, nowMs: lastDraw, problem: problem ?? slow, help, columns: o.terminal.columns, rows: o.terminal.rows }, o.style);
     try {
       o.terminal.draw(lines);
@@ -68,9 +71,10 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
     }
     readingSince = lastRead = Date.now();
     try {
-      const next = await board.list();
-      if (tasks !== null) events = [...events, ...diffEvents(tasks, next, Date.now())].slice(-KEEP_EVENTS);
-      tasks = next;
+      const next = await board.survey();
+      if (tasks !== null) events = [...events, ...diffEvents(tasks, next.tasks, Date.now())].slice(-KEEP_EVENTS);
+      tasks = next.tasks;
+      blockers = next.blockers;
       problem = null;
     } catch (err) {
       problem ??= { message: (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' '), since: readingSince };
