@@ -1,4 +1,5 @@
 import { usage } from '../errors.js';
+import { needsKind, pgForm } from './capabilities.js';
 import { toByteString } from '../format/bytes.js';
 import type { ByteString } from '../format/bytes.js';
 import type { Task } from '../format/task.js';
@@ -20,9 +21,9 @@ import { answers } from './standing.js';
 import { cutoff } from './claimable.js';
 import { warmUp } from './warm-up.js';
 import { budget, checkBy, checkHolder, checkId, checkSection, checkTags } from './checks.js';
-import { parkedIsConflict } from './park.js';
+import { parkedIsConflict, reapedOf } from './park.js';
 import { formatClaimedAt } from '../format/marker.js';
-import type { ClaimOptions, HistoryEvent, HolderOptions, NextOptions, ReapOptions, RetryOptions, Survey, TaskBoard } from './types.js';
+import type { ClaimOptions, HistoryEvent, HolderOptions, NextOptions, ReapOptions, Reaped, RetryOptions, Survey, TaskBoard } from './types.js';
 
 export type { HolderOptions, NextOptions } from './types.js';
 import { checkPaths, listPaths } from './list-paths.js';
@@ -78,6 +79,8 @@ export class Board implements TaskBoard, PathLocking {
       allowNetworkFs: options.allowNetworkFs ?? process.env['MDCLAIM_ALLOW_NFS'] === '1',
     });
   }
+
+  readonly kind = 'file' as const;
 
   get location(): string {
     return this.path;
@@ -183,17 +186,17 @@ export class Board implements TaskBoard, PathLocking {
    * Reopen every claim past its own lease; with `ttl`, also every claim at
    * least that old whatever its lease (the operator's override). Untimed ADW
    * claims only with `includeUntimed`. With `maxAttempts`, a claim whose task
-   * has had that many attempts is parked (failed) instead. Returns them as they were.
+   * has had that many attempts is parked (failed) instead. Returns them as they were, saying which it reopened and which it parked.
    */
-  async reap(options: ReapOptions = {}): Promise<Task[]> {
+  async reap(options: ReapOptions = {}): Promise<Reaped> {
     const ttlMs = options.ttl === undefined ? undefined : parseDuration(options.ttl, 'ttl');
     const dryRun = options.dryRun ?? false;
     const includeUntimed = options.includeUntimed ?? false;
     const max = budget(options);
     const decide = (src: ByteString) => reap(src, { ...(ttlMs === undefined ? {} : { ttlMs }), dryRun, includeUntimed, ...max, now: this.now() });
     // A dry run writes nothing: the shared read lock, and read permission, are enough.
-    if (dryRun) return this.store.read((src) => resultOf(decide(src)));
-    return this.update(decide);
+    const done = dryRun ? await this.store.read((src) => resultOf(decide(src))) : await this.update(decide);
+    return reapedOf(done, max.maxAttempts);
   }
 
   /** Append an open task under the lock, at the end of `section` (created if missing) or of the board. */
@@ -285,7 +288,7 @@ export class Board implements TaskBoard, PathLocking {
 
   /** The file board keeps no history: the file holds only the present. */
   async history(_id: string): Promise<HistoryEvent[]> {
-    throw usage('history is kept only by a PostgreSQL board (see docs/postgres-guide.md)');
+    throw needsKind('history', 'pg', pgForm());
   }
 
   /** A file gives no signal when it changes under the lock: wait out the interval. */

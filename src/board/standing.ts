@@ -105,6 +105,21 @@ export function waits(t: Task, b: TaskBlocker | null): b is Extract<TaskBlocker,
   return (t.status === 'open' || t.status === 'blocked') && (b?.kind === 'path' || b?.kind === 'above' || b?.kind === 'retry');
 }
 
+/**
+ * The first instant after `nowMs` at which the clock alone may change an
+ * answer: a timed claim lapsing (and letting go of its paths), a retry's time
+ * coming. Until then a board's answers, read at `nowMs`, stand.
+ */
+export function answersChangeAt(tasks: readonly Task[], nowMs: number): number {
+  let at = Infinity;
+  for (const t of tasks) {
+    const when = t.status === 'claimed' ? t.expiresAt : t.notBefore;
+    const ms = when === undefined ? NaN : Date.parse(when);
+    if (ms > nowMs && ms < at) at = ms;
+  }
+  return at;
+}
+
 /** What a listing adds to a task: whether it may be claimed now, how its claim stands, or what holds it back. */
 export interface Standing {
   /** May it be claimed now (the board's own answer: what `claim` of it would do)? */

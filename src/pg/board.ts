@@ -1,8 +1,8 @@
 import { budget, checkBy, checkCommit, checkHolder, checkId, checkSection, checkTags } from '../board/checks.js';
-import { parkedIsConflict, parkedView } from '../board/park.js';
+import { parkedIsConflict, parkedView, reapedOf } from '../board/park.js';
 import { parseDuration } from '../board/duration.js';
 import { foldReason } from '../board/finish.js';
-import type { ClaimOptions, HistoryEvent, HolderOptions, NextOptions, ReapOptions, RetryOptions, Survey, TaskBoard } from '../board/types.js';
+import type { ClaimOptions, HistoryEvent, HolderOptions, NextOptions, ReapOptions, Reaped, RetryOptions, Survey, TaskBoard } from '../board/types.js';
 import type { TaskBlocker } from '../board/standing.js';
 import { pathList, pathRequest } from '../board/path-options.js';
 import type { CheckPathsOptions, HeldPath, LockPathsOptions, PathLocking, UnlockPathsOptions } from '../board/path-types.js';
@@ -57,6 +57,7 @@ const SURVEY = listOf(', t.blocker');
  * decided by the database in one statement per change, on its clock alone.
  */
 export class PgBoard implements TaskBoard, PathLocking {
+  readonly kind = 'pg' as const;
   readonly location: string;
   /** The URL as given less its password: what a runner tells its commands (MDCLAIM_FILE), parameters and socket form kept. */
   readonly handOff: string;
@@ -213,13 +214,15 @@ export class PgBoard implements TaskBoard, PathLocking {
     return this.db.with((c) => reopenTask(c, { board, id: full, ...by }), true);
   }
 
-  async reap(options: ReapOptions = {}): Promise<Task[]> {
+  async reap(options: ReapOptions = {}): Promise<Reaped> {
     const ttlMs = options.ttl === undefined ? undefined : parseDuration(options.ttl, 'ttl');
     const board = await this.board();
+    const max = budget(options);
     // A transaction, as every write is: a connection lost while it commits can be asked about (see Db.with).
-    return this.db.with((c) =>
-      reapStale(c, { board, ...(ttlMs === undefined ? {} : { ttlMs }), dryRun: options.dryRun ?? false, includeUntimed: options.includeUntimed ?? false, ...budget(options) }),
+    const reaped = await this.db.with((c) =>
+      reapStale(c, { board, ...(ttlMs === undefined ? {} : { ttlMs }), dryRun: options.dryRun ?? false, includeUntimed: options.includeUntimed ?? false, ...max }),
     true);
+    return reapedOf(reaped, max.maxAttempts);
   }
 
   async add(text: string, options: { section?: string } = {}): Promise<Task> {

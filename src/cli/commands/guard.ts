@@ -1,12 +1,10 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { randomHex } from '../../builtins.js';
-import { Board } from '../../board/board.js';
 import { MdclaimError, usage } from '../../errors.js';
 import { one } from '../args.js';
 import { EXIT } from '../exit.js';
 import { printJson } from '../output.js';
-import { pathBoard } from './kind.js';
 import type { Command } from './types.js';
 
 /** The part of an editor hook's JSON the guard reads (Claude Code's PreToolUse input). */
@@ -27,13 +25,13 @@ export const guard: Command = async (any, p, io) => {
   if (typeof target !== 'string' || target === '') return EXIT.OK;
   const cwd = typeof input.cwd === 'string' ? input.cwd : process.cwd();
   // Paths on the board are relative to its file's directory; a database board's to the project the hook runs in.
-  const base = any instanceof Board ? dirname(resolve(any.path)) : cwd;
+  const base = any.kind === 'file' ? dirname(resolve(any.path)) : cwd;
   const path = inside(base, resolve(cwd, target));
   if (path === undefined) return EXIT.OK;
   // Without a name, every holder is someone else: a made-up name holds nothing.
   const by = one(p, 'by') ?? process.env['MDCLAIM_BY'] ?? `guard-${randomHex(8)}`;
   try {
-    await pathBoard(any, 'guard').checkPaths({ by, writes: [path] });
+    await any.checkPaths({ by, writes: [path] });
     return EXIT.OK;
   } catch (err) {
     if (!(err instanceof MdclaimError) || err.code !== 'CONFLICT') throw err;

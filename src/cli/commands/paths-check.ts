@@ -3,11 +3,9 @@ import { EXIT } from '../exit.js';
 import { claimant, printJson } from '../output.js';
 import { pathFlag } from './path-flags.js';
 import type { Command } from './types.js';
-import { pathBoard } from './kind.js';
 
 /** Exit 0 when no live claim but the caller's holds a path in the way; the error (exit 4) names who does. */
-export const pathsCheck: Command = async (any, p, io) => {
-  const board = pathBoard(any, 'paths check');
+export const pathsCheck: Command = async (board, p, io) => {
   const writes = pathFlag(p, 'writes');
   const reads = pathFlag(p, 'reads');
   const by = claimant(p, false);
