@@ -1,5 +1,5 @@
 import { Db, type Listener } from './db.js';
-import { NOTIFY_CHANNEL } from './schema.js';
+import { NOTIFY_CHANNEL } from './constants.js';
 import { parsePgUrl, type PgTarget } from './url.js';
 
 /** How often the board's change mark is read, for the changes that notify nobody. */

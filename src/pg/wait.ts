@@ -1,5 +1,5 @@
 import type { Db, Listener } from './db.js';
-import { NOTIFY_CHANNEL } from './schema.js';
+import { NOTIFY_CHANNEL } from './constants.js';
 import { after } from '../storage/deadline.js';
 
 /**
