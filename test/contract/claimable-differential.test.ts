@@ -4,8 +4,8 @@ import { mdclaimAsync } from '../helpers/cli.js';
 import { kinds } from './kinds.js';
 
 // What a listing says of a task is what a claim of it does: for every task of
-// generated boards (blockers of every kind), `claimable` in `list --json` is
-// exactly whether `claim` of it succeeds, on every board.
+// generated boards (blockers of every kind), `claimable` in `list --json` (and
+// in `status --json`) is exactly whether `claim` of it succeeds, on every board.
 
 const MIN = 60_000;
 
@@ -73,6 +73,10 @@ describe.each(kinds)('claimable, as listed and as claimed, on the $name board', 
       const listed = await mdclaimAsync(['list', '--json', '--file', location]);
       expect([listed.status, listed.stderr]).toEqual([0, '']);
       const tasks = (JSON.parse(listed.stdout) as { tasks: { id: string; claimable: boolean; status: string }[] }).tasks;
+      // status says the same of every task as list.
+      const status = await mdclaimAsync(['status', '--json', '--file', location]);
+      expect([status.status, status.stderr]).toEqual([0, '']);
+      expect((JSON.parse(status.stdout) as { tasks: unknown[] }).tasks).toEqual(tasks.map((t) => ({ id: t.id, status: t.status, claimable: t.claimable })));
       for (const t of tasks) {
         expect(typeof t.claimable).toBe('boolean');
         // Each claim on a board of its own, as listed.
