@@ -1,5 +1,6 @@
+import type { Conn } from './db.js';
 import { sql as boards } from './migrations/001-boards.js';
-import { sql as pathLocks } from './migrations/002-path-locks.js';
+import { after as declaredPaths, sql as pathLocks } from './migrations/002-path-locks.js';
 import { sql as lockLines } from './migrations/003-lock-lines.js';
 import { sql as attempts } from './migrations/004-attempts.js';
 import { sql as keptState } from './migrations/005-kept-state.js';
@@ -14,5 +15,8 @@ import { sql as blocker } from './migrations/006-blocker.js';
 export { LOCK_CLASS, NOTIFY_CHANNEL, PATHS_LOCK_CLASS, READY_LOCK_CLASS } from './constants.js';
 
 export const MIGRATIONS: readonly string[] = [boards, pathLocks, lockLines, attempts, keptState, blocker];
+
+/** What a migration does after its statements, in the same transaction (by index, as MIGRATIONS). */
+export const AFTER: ReadonlyArray<((c: Conn) => Promise<void>) | undefined> = [undefined, declaredPaths];
 
 export const LATEST = MIGRATIONS.length;

@@ -1,3 +1,5 @@
+import { parseDeclared } from '../../format/declared.js';
+import type { Conn } from '../db.js';
 // Migration 2, as it shipped: never edit it; add the next one.
 // path locks. The paths a task's text declares, normalised at import/add;
 // the locks a holder takes while working; what live claims hold; and the
@@ -78,3 +80,12 @@ export const sql = `
     FROM mdclaim.task t
   ) s;
   `;
+
+/** Then the paths the text of the rows already there declares, read with the file board's parser (SQL cannot run it). */
+export async function after(c: Conn): Promise<void> {
+  const rows = await c.query<{ uid: string; text: string }>(`SELECT uid, text FROM mdclaim.task WHERE text ~ '\\{[ \\t]*(writes|reads)[ \\t]*:'`);
+  for (const r of rows) {
+    const d = parseDeclared(r.text);
+    if (d.writes.length > 0 || d.reads.length > 0) await c.query('UPDATE mdclaim.task SET writes = $2, reads = $3 WHERE uid = $1', [r.uid, d.writes, d.reads]);
+  }
+}
