@@ -59,14 +59,43 @@ function sources(dir: string): string[] {
 }
 
 /** Every relative import of a module (static, re-export, dynamic; type-only too), as a path under src/. */
-export function importsOf(path: string, text = readFileSync(path, 'utf8')): string[] {
+export function importsOf(path: string, text = readFileSync(path, 'utf8'), valuesOnly = false): string[] {
   const out: string[] = [];
-  const specs = /(?:^|\n)\s*(?:import|export)\b[^'"`;]*?\bfrom\s*'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/g;
+  const specs = /(?:^|\n)\s*(?:import|export)(\s+type\b)?[^'"`;]*?\bfrom\s*'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/g;
   for (const m of text.matchAll(specs)) {
-    const spec = m[1] ?? m[2]!;
-    if (!spec.startsWith('.')) continue;
+    const spec = m[2] ?? m[3]!;
+    if (!spec.startsWith('.') || (valuesOnly && m[1] !== undefined)) continue;
     out.push(relative(SRC, resolve(dirname(path), spec)).replace(/\.js$/, '.ts'));
   }
+  return out;
+}
+
+/** The circles of modules that import each other's values (a type-only import runs nothing), each as its files. */
+export function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  // Tarjan's strongly connected components: a component of more than one module is a circle.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const out: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const c: string[] = [];
+    let w: string;
+    do c.push((w = stack.pop()!));
+    while (w !== v);
+    if (c.length > 1) out.push(c.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
   return out;
 }
 
@@ -99,6 +128,13 @@ describe('the layers', () => {
     const text = "import { claimNext } from '../board/claim.js';\nimport type { TaskBoard } from '../board/types.js';\nconst pg = await import('../pg/board.js');\n";
     const found = importsOf(fake, text).map((to) => `${to}:${layerOf(to) > layerOf('format/fake.ts')}`);
     expect(found).toEqual(['board/claim.ts:true', 'board/types.ts:true', 'pg/board.ts:true']);
+  });
+
+  it('have no circle of modules importing each other, but through type-only imports', () => {
+    const graph = new Map(sources(SRC).map((path) => [relative(SRC, path), importsOf(path, undefined, true)] as const));
+    expect(circles(graph)).toEqual([]);
+    // And the check finds one: two modules that import each other, a third outside.
+    expect(circles(new Map([['cli/commands.ts', ['cli/run.ts']], ['cli/run.ts', ['cli/commands.ts', 'cli/exit.ts']], ['cli/exit.ts', []]]))).toEqual([['cli/commands.ts', 'cli/run.ts']]);
   });
 
   it('name each arrow still allowed back up, and only arrows that exist', () => {
