@@ -217,7 +217,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     about:
       'Print the summary mdclaim watch shows, once, for scripts, cron mail and CI logs: counts by status and per section, every claim (live with its time left, lapsed, untimed), the oldest claim, the paths held and by whom, the tasks blocked by a path or by a [⏰], and the failed tasks with their reasons.',
     options: {
-      json: 'one JSON document: board, at, counts, sections, claims (state live, lapsed or untimed, heldMs, leftMs), live, lapsed, untimed, oldestClaim, paths, blocked, failures, doneRate (null: a rate needs watching)',
+      json: 'one JSON document: board, at, counts, sections, claims (state live, lapsed or untimed, heldMs, leftMs), live, lapsed, untimed, oldestClaim, paths, blocked, failures, doneRate (null: a rate needs watching), tasks (id, status, claimable: what claim of it would do now)',
       tag: 'count and show only tasks tagged {T} (repeat: all of them)',
     },
     examples: ['mdclaim status', 'mdclaim status --json | jq .counts', '*/5 * * * * mdclaim status -f /srv/tasks.md --fail-on-lapsed >/dev/null || …'],
