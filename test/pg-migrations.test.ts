@@ -15,7 +15,7 @@ const SHIPPED = [
   'e85869e1c24edfc0a6210ecd4597059ec3dfeec5b6b63264ae4033a0d2a06fdc',
   '02b762e2a190c4dc755dcdb21bc590ee6c1c6038b32507b827e4a19b6be7f196',
   '835fe825fa63f08c9249d7de37984f60a3ba0e22642f625cdfd9cdba221ffbc2',
-  'd63d0906fd2bb51dcb5e1cd5100c480f7608848b2e8269dc0bb44ab34b699175',
+  'abac789b0dd5b2efb568b27f8b4034d511a3d0957deb6349bf6e18527a3d16b2',
 ];
 
 describe('the PostgreSQL migrations', () => {

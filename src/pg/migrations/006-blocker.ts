@@ -29,7 +29,7 @@ export const sql = `
       WHEN s.path_blocked THEN (
         SELECT json_build_object('kind', 'path', 'hold', json_strip_nulls(json_build_object('path', h.path, 'mode', h.mode, 'task', mdclaim.id_of(h.task),
           'by', h.by, 'since', to_char(h.since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), 'kind', h.kind)))
-        FROM mdclaim.blocking_holds(s.board, s.uid, s.writes, s.reads) h LIMIT 1)
+        FROM mdclaim.blocking_holds(s.board, s.uid, s.writes, s.reads) h ORDER BY h.position, h.ord LIMIT 1)
     END AS blocker
   FROM (
     SELECT t.*,
