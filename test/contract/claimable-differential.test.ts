@@ -94,3 +94,22 @@ describe.each(kinds)('claimable, as listed and as claimed, on the $name board', 
     for (const both of ['open', 'blocked', 'claimed']) expect([seen.has(`${both}:true`), seen.has(`${both}:false`)]).toEqual([true, true]);
   }, 300_000);
 });
+
+describe.skipIf(kinds.length < 2)('claimable, as each board lists it', () => {
+  it('is the same answer, with the same hold in the way, on the file board and the PostgreSQL board', async () => {
+    let held = 0;
+    for (let seed = 11; seed <= 16; seed++) {
+      const doc = makeBoard(seed, Date.now());
+      const views: { blockedBy: unknown }[][] = [];
+      for (const kind of kinds) {
+        const { location } = await kind.make(doc);
+        const listed = await mdclaimAsync(['list', '--json', '--file', location]);
+        const tasks = (JSON.parse(listed.stdout) as { tasks: { id: string; claimable: boolean; blockedBy?: unknown }[] }).tasks;
+        views.push(tasks.map((t) => ({ seed, id: t.id, claimable: t.claimable, blockedBy: t.blockedBy ?? null })));
+      }
+      expect(views[1]).toEqual(views[0]);
+      held += views[0]!.filter((t) => t.blockedBy !== null).length;
+    }
+    expect(held).toBeGreaterThan(0);
+  }, 300_000);
+});
