@@ -2,11 +2,13 @@
 /// <reference types="node" preserve="true" />
 export { Board, DEFAULT_LEASE } from './board/board.js';
 export { openBoard } from './board/open.js';
-export type { OpenOptions } from './board/open.js';
+export type { AnyBoard, OpenOptions } from './board/open.js';
 export { PgBoard } from './pg/board.js';
 export type { PgBoardOptions } from './pg/board.js';
 export type { BoardOptions } from './board/board.js';
-export type { TaskBoard, NextOptions, PassedOver, ClaimOptions, HolderOptions, ReapOptions, RetryOptions, HistoryEvent } from './board/types.js';
+export type { TaskBoard, NextOptions, PassedOver, ClaimOptions, HolderOptions, ReapOptions, Reaped, RetryOptions, HistoryEvent, Survey } from './board/types.js';
+export type { BoardKind } from './board/capabilities.js';
+export type { TaskBlocker } from './board/standing.js';
 export type { EditConflict, EditResult } from './board/edit.js';
 export { MdclaimError } from './errors.js';
 export type { ErrorCode } from './errors.js';

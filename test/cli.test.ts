@@ -26,7 +26,7 @@ describe('mdclaim CLI', () => {
     expect(r.status).toBe(0);
     const { tasks } = json(r.stdout);
     expect(tasks).toHaveLength(4);
-    expect(tasks[0]).toEqual({ id: 'PLAT-1', text: 'PLAT-1 Add login {backend}', line: 4, status: 'open', section: 'Git Worktree api', tags: ['backend'] });
+    expect(tasks[0]).toEqual({ id: 'PLAT-1', text: 'PLAT-1 Add login {backend}', line: 4, status: 'open', section: 'Git Worktree api', tags: ['backend'], claimable: true });
     expect(tasks[2]).toMatchObject({ status: 'claimed', by: 'codex', claimedAt: NOW, section: 'Docs', tags: [] });
   });
 

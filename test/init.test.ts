@@ -93,7 +93,7 @@ describe('mdclaim init', () => {
   it('refuses a PostgreSQL URL as a usage error, saying how such a board starts', () => {
     const r = mdclaim(['init', '--file', 'postgres://u@127.0.0.1:1/db?board=x']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^error\[USAGE\]: init works on a file board only; for a PostgreSQL board: .*import/);
+    expect(r.stderr).toMatch(/^error\[USAGE\]: init needs a file board: on a PostgreSQL board, .*import/);
   });
 
   it('--agents writes nothing and prints the loop an AGENTS.md needs: next, heartbeat, done/fail, exit statuses, MCP', () => {

@@ -1,4 +1,5 @@
 import { usage } from '../errors.js';
+import { needsKind, pgForm } from './capabilities.js';
 import { toByteString } from '../format/bytes.js';
 import type { ByteString } from '../format/bytes.js';
 import type { Task } from '../format/task.js';
@@ -16,11 +17,14 @@ import { reap } from './reap.js';
 import { reopen } from './reopen.js';
 import { idIn } from './resolve-id.js';
 import { listTasks } from './walk.js';
+import { answers } from './standing.js';
+import { cutoff } from './claimable.js';
 import { warmUp } from './warm-up.js';
-import { budget, checkBy, checkHolder, checkId, checkSection, checkTags } from './checks.js';
-import { parkedIsConflict } from './park.js';
+import { checkBy } from './checks.js';
+import { addRequest, claimRequest, doneRequest, failRequest, holderRequest, nextRequest, reapRequest, reopenRequest, retryRequest, type HolderRequest } from './requests.js';
+import { parkedIsConflict, reapedOf } from './park.js';
 import { formatClaimedAt } from '../format/marker.js';
-import type { ClaimOptions, HistoryEvent, HolderOptions, NextOptions, PassedOver, ReapOptions, RetryOptions, TaskBoard } from './types.js';
+import type { ClaimOptions, HistoryEvent, HolderOptions, NextOptions, PassedOver, ReapOptions, Reaped, RetryOptions, Survey, TaskBoard } from './types.js';
 
 export type { HolderOptions, NextOptions } from './types.js';
 import { checkPaths, listPaths } from './list-paths.js';
@@ -77,6 +81,8 @@ export class Board implements TaskBoard, PathLocking {
     });
   }
 
+  readonly kind = 'file' as const;
+
   get location(): string {
     return this.path;
   }
@@ -102,12 +108,17 @@ export class Board implements TaskBoard, PathLocking {
     return this.store.read(listTasks);
   }
 
+  /** Every task with the one claimable rule's answer (answers), decided on the bytes read, at this board's clock. */
+  async survey(): Promise<Survey> {
+    const tasks = await this.list();
+    return { tasks, blockers: answers(tasks, cutoff(this.now())) };
+  }
+
   /** Claim the first claimable task (in file order) that has every tag and is in the section; null when none is. */
   async next(options: NextOptions): Promise<Task | null> {
-    const by = checkBy(options?.by);
-    const leaseMs = this.lease(options.lease);
-    const filter = { ...(options.tags ? { tags: checkTags(options.tags) } : {}), ...(options.section === undefined ? {} : { section: checkSection(options.section) }) };
-    const max = budget(options);
+    const { by, leaseMs, tags, section, maxAttempts } = nextRequest(options, this.leaseMs);
+    const filter = { tags, ...(section === undefined ? {} : { section }) };
+    const max = maxAttempts === undefined ? {} : { maxAttempts };
     const passed: PassedOver[] = [];
     const task = await this.update((src) => claimNext(src, filter, { by, leaseMs, now: this.now(), ...max }, (passed.length = 0, passed)));
     for (const p of passed) options.onPassOver?.(p);
@@ -122,44 +133,37 @@ export class Board implements TaskBoard, PathLocking {
    * key on several tasks (the message lists their ids).
    */
   async claim(id: string, options: ClaimOptions): Promise<Task> {
-    const by = checkBy(options?.by);
-    const leaseMs = this.lease(options.lease);
-    checkId(id);
-    const max = budget(options);
+    const { by, leaseMs, maxAttempts } = claimRequest(id, options, this.leaseMs);
+    const max = maxAttempts === undefined ? {} : { maxAttempts };
     return parkedIsConflict(await this.update((src) => claimById(src, idIn(src, id), { by, leaseMs, now: this.now(), ...max })));
   }
 
   /** Renew the holder's claim timestamp; the claim keeps its own lease. */
   async heartbeat(id: string, options: HolderOptions): Promise<Task> {
-    const who = checkHolder(options);
-    checkId(id);
+    const who = holder(holderRequest(id, options));
     return this.update((src) => heartbeat(src, idIn(src, id), who, this.now()));
   }
 
   async done(id: string, options: HolderOptions & { commit?: string }): Promise<Task> {
-    const who = checkHolder(options);
-    checkId(id);
-    return this.update((src) => done(src, idIn(src, id), who, options.commit));
+    const r = doneRequest(id, options);
+    return this.update((src) => done(src, idIn(src, id), holder(r), r.commit));
   }
 
   async fail(id: string, options: HolderOptions & { reason?: string }): Promise<Task> {
-    const who = checkHolder(options);
-    checkId(id);
-    return this.update((src) => fail(src, idIn(src, id), who, options.reason));
+    const r = failRequest(id, options);
+    return this.update((src) => fail(src, idIn(src, id), holder(r), r.reason));
   }
 
   /** Give the task back unworked (`[ ]`): its claim counts no attempt, so claim + release leaves the line as it was. */
   async release(id: string, options: HolderOptions): Promise<Task> {
-    const who = checkHolder(options);
-    checkId(id);
+    const who = holder(holderRequest(id, options));
     return this.update((src) => release(src, idIn(src, id), who));
   }
 
   /** Give the task back for a retry: `[ ]`, its attempt counted, and `not before` now + delay (to the second, rounded up) on its line. */
   async retry(id: string, options: RetryOptions): Promise<Task> {
-    const who = checkHolder(options);
-    checkId(id);
-    const delayMs = parseDuration(options?.delay, 'delay');
+    const { delayMs, ...r } = retryRequest(id, options);
+    const who = holder(r);
     return this.update((src) => retry(src, idIn(src, id), who, formatClaimedAt(Math.ceil((this.now() + delayMs) / 1000) * 1000)));
   }
 
@@ -169,8 +173,7 @@ export class Board implements TaskBoard, PathLocking {
    * releases it; a lapsed one is the reaper's) or a task already open.
    */
   async reopen(id: string, options: { by?: string } = {}): Promise<Task> {
-    checkId(id);
-    if (options?.by !== undefined) checkBy(options.by);
+    reopenRequest(id, options);
     return this.update((src) => reopen(src, idIn(src, id)));
   }
 
@@ -178,23 +181,22 @@ export class Board implements TaskBoard, PathLocking {
    * Reopen every claim past its own lease; with `ttl`, also every claim at
    * least that old whatever its lease (the operator's override). Untimed ADW
    * claims only with `includeUntimed`. With `maxAttempts`, a claim whose task
-   * has had that many attempts is parked (failed) instead. Returns them as they were.
+   * has had that many attempts is parked (failed) instead. Returns them as they were, saying which it reopened and which it parked.
    */
-  async reap(options: ReapOptions = {}): Promise<Task[]> {
-    const ttlMs = options.ttl === undefined ? undefined : parseDuration(options.ttl, 'ttl');
-    const dryRun = options.dryRun ?? false;
-    const includeUntimed = options.includeUntimed ?? false;
-    const max = budget(options);
-    const decide = (src: ByteString) => reap(src, { ...(ttlMs === undefined ? {} : { ttlMs }), dryRun, includeUntimed, ...max, now: this.now() });
+  async reap(options: ReapOptions = {}): Promise<Reaped> {
+    const r = reapRequest(options);
+    const dryRun = r.dryRun;
+    const max = r.maxAttempts === undefined ? {} : { maxAttempts: r.maxAttempts };
+    const decide = (src: ByteString) => reap(src, { ...r, now: this.now() });
     // A dry run writes nothing: the shared read lock, and read permission, are enough.
-    if (dryRun) return this.store.read((src) => resultOf(decide(src)));
-    return this.update(decide);
+    const done = dryRun ? await this.store.read((src) => resultOf(decide(src))) : await this.update(decide);
+    return reapedOf(done, max.maxAttempts);
   }
 
   /** Append an open task under the lock, at the end of `section` (created if missing) or of the board. */
   async add(text: string, options: { section?: string } = {}): Promise<Task> {
-    if (typeof text !== 'string') throw usage(`text must be a string, got ${typeof text}`);
-    return this.update((src) => add(src, text, options.section));
+    const r = addRequest(text, options);
+    return this.update((src) => add(src, r.text, r.section));
   }
 
   /**
@@ -206,16 +208,14 @@ export class Board implements TaskBoard, PathLocking {
    * claim: done, fail, release, reap and a takeover remove them.
    */
   async lockPaths(id: string, options: LockPathsOptions): Promise<Task> {
-    const who = checkHolder(options);
-    checkId(id);
+    const who = holder(holderRequest(id, options));
     const want = pathRequest(options, 'lockPaths');
     return this.update((src) => lockPaths(src, idIn(src, id), who, want, this.now()));
   }
 
   /** Let go of the named locks of the caller's task, or of all of them without `paths`; NOT_FOUND for a path it does not lock. */
   async unlockPaths(id: string, options: UnlockPathsOptions): Promise<Task> {
-    const who = checkHolder(options);
-    checkId(id);
+    const who = holder(holderRequest(id, options));
     const paths = options.paths === undefined ? undefined : pathList(options.paths, 'paths');
     return this.update((src) => unlockPaths(src, idIn(src, id), who, paths));
   }
@@ -280,7 +280,7 @@ export class Board implements TaskBoard, PathLocking {
 
   /** The file board keeps no history: the file holds only the present. */
   async history(_id: string): Promise<HistoryEvent[]> {
-    throw usage('history is kept only by a PostgreSQL board (see docs/postgres-guide.md)');
+    throw needsKind('history', 'pg', pgForm());
   }
 
   /** A file gives no signal when it changes under the lock: wait out the interval. */
@@ -305,10 +305,6 @@ export class Board implements TaskBoard, PathLocking {
   async close(): Promise<void> {
     this.store.close();
   }
-
-  private lease(lease: string | number | undefined): number {
-    return lease === undefined ? this.leaseMs : parseDuration(lease, 'lease');
-  }
 }
 
 /** How often an edit is merged outside the lock before the board's churn has it merged under the lock. */
@@ -319,4 +315,9 @@ const STALE = { edits: [], result: STALE_RESULT };
 
 function isBytes(x: unknown): x is Uint8Array | string {
   return typeof x === 'string' || x instanceof Uint8Array;
+}
+
+/** The holder part of a request, as the transitions take it. */
+function holder(r: HolderRequest): { by: string; claimedAt?: string } {
+  return r.claimedAt === undefined ? { by: r.by } : { by: r.by, claimedAt: r.claimedAt };
 }

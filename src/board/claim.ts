@@ -7,7 +7,8 @@ import { formatClaimedAt, renderMarker } from '../format/marker.js';
 import { settledRun } from '../format/settled-run.js';
 import { claimTimes, FAILED_SEP, parseTags, reshaped, textAndTries, textBetween, type Task } from '../format/task.js';
 import type { TaskScanner } from '../format/scan.js';
-import { blockingHold, cutoff, isClaimable, isDue, isLapsedAt, type Cutoff } from './claimable.js';
+import { blockerOf, blockingHold, cutoff, type Blocker, type Cutoff } from './claimable.js';
+import { ScannedCandidate, seenCandidate } from './claimable-line.js';
 import { notClaimable } from './conflict.js';
 import { boardHolds, declaredOf, heldBy, holdsOf, mayHoldPaths, type Hold, type Paths } from './held.js';
 import { lineRefusal, refuseLine } from './unclaimable.js';
@@ -83,7 +84,7 @@ export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs, 
     const parked: Seen[] = [];
     const wanted = (s: Seen) => {
       const ok =
-        isClaimable(s.t.marker, s.aboveAllDone, now, s.tries?.notBefore) &&
+        blockerOf(seenCandidate(src, s, now), now) === null &&
         (filter.section === undefined || sectionMatches(s.t.section, filter.section)) &&
         (tags.length === 0 || hasTags(src, s.text, tags));
       if (ok && atBudget(s, args.maxAttempts)) parked.push(s);
@@ -104,11 +105,10 @@ export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs, 
   // in that minute just ends a run, and the walk visits it.
   const iso = now.iso;
   const settled = iso === null ? undefined : () => settledRun(`${iso.slice(0, 17)}59Z`);
+  const line = new ScannedCandidate(src, now);
   const picked = walkLines(src, (s, aboveAllDone) => {
-    // A claim mdclaim wrote with the default lease is judged where it lies; any other line by its marker.
-    // isClaimable with the line's not-before time, which is read only for a line the marker would let be taken.
-    const byMarker = s.claimTime >= 0 ? isLapsedAt(src, s.claimTime, now) : isClaimable(s.marker(), aboveAllDone, now, undefined);
-    const claimable = byMarker && isDue(notBeforeOf(src, s), now);
+    // No line here declares or locks a path: the rule but for paths decides.
+    const claimable = blockerOf(line.at(s, aboveAllDone), now) === null;
     allDone = aboveAllDone;
     const wanted =
       claimable &&
@@ -154,11 +154,6 @@ function firstFree(src: ByteString, wanted: (s: Seen) => boolean, now: Cutoff): 
   return pending.find((p) => blockingHold(p.paths, held) === null)?.seen ?? free;
 }
 
-/** The not-before time of the line the scanner stands on, if its text ends in one. */
-function notBeforeOf(src: ByteString, s: TaskScanner): string | undefined {
-  return textAndTries(src, s.status, s.markerEnd, s.end).tries?.notBefore;
-}
-
 function hasTags(src: ByteString, text: [number, number], tags: readonly string[]): boolean {
   const have = parseTags(utf8(src, text[0], text[1]));
   return tags.every((t) => have.includes(t));
@@ -174,28 +169,32 @@ function hasTags(src: ByteString, text: [number, number], tags: readonly string[
  */
 export function claimById(src: ByteString, id: string, args: ClaimArgs): Plan<Task> {
   const now = cutoff(args.now);
-  const claimable = (s: Seen) => isClaimable(s.t.marker, s.aboveAllDone, now, s.tries?.notBefore);
-  const { form, found } = lookup(src, id, (s) => claimable(s));
+  // The rule with paths: a line's declared paths are weighed against the board's holds when it decides.
+  const answers = new Map<Seen, Blocker<true, Hold> | null>();
+  const why = (s: Seen): Blocker<true, Hold> | null => {
+    let b = answers.get(s);
+    if (b === undefined) answers.set(s, (b = blockerOf(seenCandidate(src, s, now, true), now)));
+    return b;
+  };
+  const { form, found } = lookup(src, id, (s) => why(s) === null);
   if (found.length === 0) throw noTask(id);
   if (form === 'key' && found.length > 1) throw ambiguousKey(src, id, found);
-  const pick = found.find(claimable);
+  // The first line claimable but for paths: parked at the budget, refused for its own line or a path held, or claimed.
+  let blocker: Blocker<true, Hold> | null = null;
+  const pick = found.find((s) => {
+    blocker = why(s);
+    return blocker === null || blocker.kind === 'path';
+  });
+  // A live claim is claimable by no one, its holder's name included: heartbeat renews it.
   if (!pick) throw notClaimable(taskOf(src, found[0]!), args.now, args.by);
   if (atBudget(pick, args.maxAttempts)) {
     // Parked, not taken: the caller learns it as a failed task (the board turns that into a CONFLICT).
     return withParks(src, [pick], { edits: [], later: () => parkedTask(src, pick), changes: [] });
   }
   refuseLine(utf8(src, pick.text[0], pick.text[1]), pick.t.line);
-  refuseHeldPaths(src, pick, now);
+  const held = blocker as Blocker<true, Hold> | null;
+  if (held?.kind === 'path') throw heldBy(src, held.hold);
   return claimChange(src, pick, args);
-}
-
-/** CONFLICT naming who holds what, when a live claim on another line holds a path this task declares. */
-function refuseHeldPaths(src: ByteString, s: Seen, now: Cutoff): void {
-  if (!mayHoldPaths(src)) return;
-  const paths = declaredOf(src, s, true);
-  if (paths.writes.length === 0 && paths.reads.length === 0) return;
-  const blocker = blockingHold(paths, boardHolds(src, now, s));
-  if (blocker) throw heldBy(src, blocker);
 }
 
 /** A key on several lines: say which ids name them. */

@@ -69,24 +69,68 @@ export function isDue(notBefore: string | undefined, now: Cutoff): boolean {
 }
 
 /**
- * The one claimable predicate, by its marker and its line's not-before time:
- * open; or blocked (`[⏰]`) with every task above it in its section done; or
- * claimed with a lapsed lease (takeover); and in each case not waiting for a
- * retry's time (isDue). A task that declares paths must also pass
- * blockingHold below: claimable means both.
+ * Why a task cannot be claimed now: its status (done, failed), a live claim
+ * on it, a retry's time not yet come, a task above a `[⏰]` in its section
+ * not done, or a live claim on another task holding a path in its way. `A`
+ * is how a board names the task above, `H` the hold in the way.
  */
-export function isClaimable(m: Marker, aboveAllDone: boolean, now: Cutoff, notBefore: string | undefined): boolean {
-  if (notBefore !== undefined && !isDue(notBefore, now)) return false;
-  switch (m.status) {
-    case 'open':
-      return true;
-    case 'blocked':
-      return aboveAllDone;
-    case 'claimed':
-      return isLapsed(m, now);
-    default:
-      return false;
+export type Blocker<A = unknown, H = unknown> =
+  | { kind: 'status'; status: 'done' | 'failed' }
+  | { kind: 'claimed' }
+  | { kind: 'retry'; notBefore: string }
+  | { kind: 'above'; task: A }
+  | { kind: 'path'; hold: H };
+
+/**
+ * A task and the board around it, as the claimable rule reads them. Each
+ * part is asked only when the rule gets to it, so a claim walking a board
+ * reads a line's not-before time or the board's holds only when they decide.
+ */
+export interface Candidate<A, H> {
+  readonly status: Marker['status'];
+  /** A claimed task: has its claim outlived its own lease (isLapsed)? */
+  lapsed(): boolean;
+  /** Its line's not-before time, if any. */
+  notBefore(): string | undefined;
+  /** A `[⏰]`: the first task above it in its section that is not done, or null. */
+  above(): A | null;
+  /** The first hold a live claim on another task has in the way of its declared paths (blockingHold), or null. */
+  hold(): H | null;
+}
+
+/**
+ * The one claimable rule: null when the task may be claimed now, else what
+ * stands in the way. Claimable is open; or `[⏰]` with every task above it in
+ * its section done; or claimed with a lapsed lease (takeover); in each case
+ * not waiting for a retry's time (isDue), and with no live claim on another
+ * task holding a path in the way of those it declares (blockingHold). Every
+ * claim, view and `--until-settled` asks it (a settled run asks it at the
+ * end of time: cutoff(Infinity)); the PostgreSQL board states the same rule
+ * once in SQL (task_view's claimable and blocker).
+ */
+export function blockerOf<A, H>(c: Candidate<A, H>, now: Cutoff): Blocker<A, H> | null {
+  if (c.status === 'done' || c.status === 'failed') return { kind: 'status', status: c.status };
+  if (c.status === 'claimed' && !c.lapsed()) return { kind: 'claimed' };
+  const notBefore = c.notBefore();
+  if (notBefore !== undefined && !isDue(notBefore, now)) return { kind: 'retry', notBefore };
+  if (c.status === 'blocked') {
+    const above = c.above();
+    if (above !== null) return { kind: 'above', task: above };
   }
+  const hold = c.hold();
+  return hold === null ? null : { kind: 'path', hold };
+}
+
+const NO_HOLD = () => null;
+
+/** A task by its marker, for blockerOf: `aboveAllDone` for its section, `hold` when paths are known (else none counts). */
+export function markerCandidate<H = never>(m: Marker, aboveAllDone: boolean, now: Cutoff, notBefore: string | undefined, hold: () => H | null = NO_HOLD): Candidate<true, H> {
+  return { status: m.status, lapsed: () => isLapsed(m, now), notBefore: () => notBefore, above: () => (aboveAllDone ? null : true), hold };
+}
+
+/** blockerOf but for paths (checked against the board's holds by the caller, see blockingHold), by its marker. */
+export function isClaimable(m: Marker, aboveAllDone: boolean, now: Cutoff, notBefore: string | undefined): boolean {
+  return blockerOf(markerCandidate(m, aboveAllDone, now, notBefore), now) === null;
 }
 
 /** A path as the predicate sees it: normalised, and whether it is written or only read. */
@@ -124,22 +168,17 @@ export interface Standing {
   claimedAt?: string | undefined;
 }
 
+/** The end of time: every timed claim has lapsed and every retry's time has come. */
+const EVENTUALLY = cutoff(Infinity);
+
 /**
  * Could this task still become claimable (the question `run --until-settled`
- * asks): open; a timed claim, which may lapse; or a `[⏰]` whose tasks above
- * it in its section could all still end done (so a `[❌]` above settles it).
+ * asks)? The claimable rule at the end of time: open; a timed claim, which may
+ * lapse; or a `[⏰]` whose tasks above it in its section could all still end
+ * done (so a `[❌]` above settles it).
  */
 export function couldBecomeClaimable(m: Standing, aboveCouldAllEndDone: boolean): boolean {
-  switch (m.status) {
-    case 'open':
-      return true;
-    case 'claimed':
-      return m.claimedAt !== undefined && claimInstant(m.claimedAt) !== null;
-    case 'blocked':
-      return aboveCouldAllEndDone;
-    default:
-      return false;
-  }
+  return blockerOf(markerCandidate({ status: m.status, end: 0, ...(m.claimedAt === undefined ? {} : { claimedAt: m.claimedAt }) }, aboveCouldAllEndDone, EVENTUALLY, undefined), EVENTUALLY) === null;
 }
 
 /** What the settling rule reads of a task's paths: its declarations and the locks under it. */
@@ -166,25 +205,27 @@ export function stillClaimable(tasks: readonly (Standing & StandingPaths & { sec
       section = t.section;
       allCould = true;
     }
-    const free = forever.length === 0 || blockingHold({ writes: t.writes ?? [], reads: t.reads ?? [] }, forever) === null;
-    const could = free && couldBecomeClaimable(t, allCould) && (t.text === undefined || textRefusal(t.text) === null);
+    const m: Marker = { status: t.status, end: 0, ...(t.claimedAt === undefined ? {} : { claimedAt: t.claimedAt }) };
+    const want = { writes: t.writes ?? [], reads: t.reads ?? [] };
+    const hold = () => (forever.length === 0 ? null : blockingHold(want, forever.filter((h) => h.task !== i)));
+    const could = blockerOf(markerCandidate(m, allCould, EVENTUALLY, undefined, hold), EVENTUALLY) === null && (t.text === undefined || textRefusal(t.text) === null);
     // Could it still end done? Done, or could become claimable (a failed task or an untimed claim never will).
     if (t.status !== 'done' && !could) allCould = false;
     return could;
   });
 }
 
-/** The paths untimed claims hold: declared on their lines or locked under them. */
-function heldForGood(tasks: readonly (Standing & StandingPaths)[]): ModedPath[] {
-  const held: ModedPath[] = [];
-  for (const t of tasks) {
-    if (t.status !== 'claimed' || t.claimedAt !== undefined) continue;
-    for (const path of t.writes ?? []) held.push({ path, mode: 'write' });
-    for (const path of t.reads ?? []) held.push({ path, mode: 'read' });
+/** The paths claims that never lapse hold (holdsPaths at the end of time): declared on their lines or locked under them. */
+function heldForGood(tasks: readonly (Standing & StandingPaths)[]): (ModedPath & { task: number })[] {
+  const held: (ModedPath & { task: number })[] = [];
+  tasks.forEach((t, task) => {
+    if (!holdsPaths({ status: t.status, end: 0, ...(t.claimedAt === undefined ? {} : { claimedAt: t.claimedAt }) }, EVENTUALLY)) return;
+    for (const path of t.writes ?? []) held.push({ path, mode: 'write', task });
+    for (const path of t.reads ?? []) held.push({ path, mode: 'read', task });
     for (const lock of t.locks ?? []) {
       const n = normalisePath(lock.path);
-      if ('path' in n) held.push({ path: n.path, mode: lock.mode });
+      if ('path' in n) held.push({ path: n.path, mode: lock.mode, task });
     }
-  }
+  });
   return held;
 }

@@ -7,6 +7,7 @@ import { checkCommit } from './checks.js';
 import { ambiguousKey } from './claim.js';
 import { cutoff } from './claimable.js';
 import { refuseRetaken } from './held.js';
+import { foldReason } from './requests.js';
 import { notHolder } from './conflict.js';
 import { dropLocks, markerAndTriesEdit, markerPlan, wantOf, withTries, type Plan } from './plan.js';
 import { attemptsOf, recordedTries, renderTries } from '../format/attempts.js';
@@ -62,10 +63,7 @@ export function done(src: ByteString, id: string, who: Holder, commit?: string):
   return markerPlan(seen, bytes(renderMarker({ status: 'done', by: who.by, ...(commit === undefined ? {} : { commit }) })), result, dropLocks(src, seen));
 }
 
-/** A reason stays on its line: line breaks fold into spaces. */
-export function foldReason(reason: string): string {
-  return reason.replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' ').trim();
-}
+export { foldReason } from './requests.js';
 
 export function fail(src: ByteString, id: string, who: Holder, reason?: string): Plan<Task> {
   if (reason !== undefined && typeof reason !== 'string') throw usage(`reason must be a string, got ${typeof reason}`);

@@ -2,11 +2,12 @@ import { isPgUrl } from '../pg/url.js';
 import { redactUrl } from '../pg/redact.js';
 import { PgBoard, type PgBoardOptions } from '../pg/board.js';
 import { Board, type BoardOptions } from './board.js';
-import type { TaskBoard } from './types.js';
-import type { PathLocking } from './path-types.js';
 import { usage } from '../errors.js';
 
 export type OpenOptions = BoardOptions & PgBoardOptions;
+
+/** A board of either kind, told apart by `kind` (the type system narrows on it). */
+export type AnyBoard = Board | PgBoard;
 
 /**
  * Open a board: a `postgres://` or `postgresql://` URL is a PostgreSQL
@@ -14,9 +15,8 @@ export type OpenOptions = BoardOptions & PgBoardOptions;
  * connection made, until an operation runs (`pg` itself loads only then).
  */
 export function openBoard(location: `postgres://${string}` | `postgresql://${string}`, options?: PgBoardOptions): PgBoard;
-// Both boards lock paths, so a board opened from either a path or a URL offers it.
-export function openBoard(location: string, options?: OpenOptions): TaskBoard & PathLocking;
-export function openBoard(location: string, options: OpenOptions = {}): TaskBoard & PathLocking {
+export function openBoard(location: string, options?: OpenOptions): AnyBoard;
+export function openBoard(location: string, options: OpenOptions = {}): AnyBoard {
   if (typeof location !== 'string' || location === '') throw usage('openBoard: the path or URL must be a non-empty string');
   if (isPgUrl(location)) {
     // Options about the file cannot hold for rows: refused, not dropped (a file board leaves pool and connectTimeout, which tune nothing there, unused).

@@ -7,6 +7,7 @@ import { renderMarker } from '../format/marker.js';
 import { FAILED_SEP, reshaped, type Task } from '../format/task.js';
 import { dropLocks, type Changed, type Plan } from './plan.js';
 import { taskOf, type Seen } from './walk.js';
+import type { Reaped } from './types.js';
 
 // A poison task (one whose claims keep lapsing) is parked at its budget instead of reopened:
 // by the reaper (`reap --max-attempts`) or by a claimer that passes the same limit on a takeover.
@@ -77,6 +78,17 @@ export function attemptsOfTask(t: Pick<Task, 'status' | 'attempts'>): number {
 /** Does a reap with this budget park the lapsed claim `t` (as reap returns it), rather than reopen it? */
 export function isParked(t: Pick<Task, 'status' | 'attempts'>, maxAttempts: number | undefined): boolean {
   return maxAttempts !== undefined && attemptsOfTask(t) >= maxAttempts;
+}
+
+/**
+ * What a reap did, from the claims it reaped as they were: the same array, and
+ * beside it which it reopened and which it parked (at the budget, by isParked,
+ * the rule both boards' reaps apply). Not enumerable, so the array reads as before.
+ */
+export function reapedOf(tasks: Task[], maxAttempts: number | undefined): Reaped {
+  const parked = tasks.filter((t) => isParked(t, maxAttempts));
+  const reopened = tasks.filter((t) => !parked.includes(t));
+  return Object.defineProperties(tasks, { reopened: { value: reopened }, parked: { value: parked } }) as Reaped;
 }
 
 /** A claim by id that parked its task instead (a takeover at the budget): CONFLICT, saying so, once the parking is written. */

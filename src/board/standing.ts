@@ -2,7 +2,7 @@ import { readDuration } from '../format/duration.js';
 import type { Marker } from '../format/marker.js';
 import { normalisePath } from '../format/paths.js';
 import type { Task } from '../format/task.js';
-import { blockingHold, cutoff, holdsPaths, isDue, isLapsed, type Cutoff, type ModedPath } from './claimable.js';
+import { blockerOf, blockingHold, cutoff, holdsPaths, isLapsed, type Blocker, type Candidate, type Cutoff, type ModedPath } from './claimable.js';
 import { attemptsOfTask } from './park.js';
 import type { HeldPath } from './path-types.js';
 
@@ -20,13 +20,12 @@ export interface TaskHold extends ModedPath {
   since?: string;
 }
 
-/** What stands in the way of a task that waits. */
-export type Blocker =
-  | { kind: 'path'; hold: TaskHold }
-  /** A `[⏰]` task: the first task above it in its section that is not done. */
-  | { kind: 'above'; task: Task }
-  /** A task given back for a retry whose time has not come (isDue). */
-  | { kind: 'retry'; notBefore: string };
+/**
+ * A board's answer for one task: null when it may be claimed now, else what
+ * stands in the way (blockerOf), naming tasks by id so that every board gives
+ * the same answer in the same words.
+ */
+export type TaskBlocker = Blocker<string, HeldPath>;
 
 /** The fields of a task's marker the rules read, as its line wrote them. */
 function markerOf(t: Task): Marker {
@@ -64,35 +63,67 @@ export function taskHolds(tasks: readonly Task[], now: Cutoff): TaskHold[] {
 }
 
 /**
- * Why each waiting task (open, or `[⏰]`) cannot be claimed now, by the
- * claimable predicate: a retry whose time has not come; a `[⏰]` with a task above it in its section not done
- * (sections as walk takes them: a run of tasks under one heading), or a path
- * it declares that a live claim on another task holds (blockingHold).
- * Tasks not in the map are claimable, or not waiting.
+ * The one claimable rule (blockerOf) for every task of a board read whole, in
+ * board order, as the file board decides it: sections as walk takes them (a
+ * run of tasks under one heading), holds as taskHolds finds them.
  */
-export function blockers(tasks: readonly Task[], now: Cutoff, holds: readonly TaskHold[] = taskHolds(tasks, now)): Map<Task, Blocker> {
-  const out = new Map<Task, Blocker>();
+export function answers(tasks: readonly Task[], now: Cutoff, holds: readonly TaskHold[] = taskHolds(tasks, now)): (TaskBlocker | null)[] {
   let section: string | undefined;
   let notDone: Task | null = null;
-  tasks.forEach((t, i) => {
+  return tasks.map((t, i) => {
     if (i === 0 || t.section !== section) {
       section = t.section;
       notDone = null;
     }
-    const waiting = t.status === 'open' || t.status === 'blocked';
-    if (waiting && t.notBefore !== undefined && !isDue(t.notBefore, now)) out.set(t, { kind: 'retry', notBefore: t.notBefore });
-    else if (t.status === 'blocked' && notDone !== null) out.set(t, { kind: 'above', task: notDone });
-    else if ((t.status === 'open' || t.status === 'blocked') && (t.writes !== undefined || t.reads !== undefined)) {
-      const hold = blockingHold({ writes: t.writes ?? [], reads: t.reads ?? [] }, holds.filter((h) => h.task !== t));
-      if (hold) out.set(t, { kind: 'path', hold });
-    }
+    const above = notDone;
+    const candidate: Candidate<Task, TaskHold> = {
+      status: t.status,
+      lapsed: () => isLapsed(markerOf(t), now),
+      notBefore: () => t.notBefore,
+      above: () => above,
+      hold: () => (t.writes === undefined && t.reads === undefined ? null : blockingHold({ writes: t.writes ?? [], reads: t.reads ?? [] }, holds.filter((h) => h.task !== t))),
+    };
     if (t.status !== 'done') notDone ??= t;
+    return named(blockerOf(candidate, now));
   });
-  return out;
 }
 
-/** What a listing adds to a task: how its claim stands, or who blocks it by a path. */
+/** A blocker with its tasks named by id, as a board answers. */
+function named(b: Blocker<Task, TaskHold> | null): TaskBlocker | null {
+  if (b?.kind === 'above') return { kind: 'above', task: b.task.id };
+  if (b?.kind === 'path') return { kind: 'path', hold: heldPath(b.hold) };
+  return b;
+}
+
+/** A hold as the path commands show it. */
+export function heldPath(h: TaskHold): HeldPath {
+  return { path: h.path, mode: h.mode, task: h.task.id, ...(h.task.by === undefined ? {} : { by: h.task.by }), ...(h.since === undefined ? {} : { since: h.since }), kind: h.kind };
+}
+
+/** Does a blocker hold back a task that waits (open or `[⏰]`)? What a view lists as blocked. */
+export function waits(t: Task, b: TaskBlocker | null): b is Extract<TaskBlocker, { kind: 'path' | 'above' | 'retry' }> {
+  return (t.status === 'open' || t.status === 'blocked') && (b?.kind === 'path' || b?.kind === 'above' || b?.kind === 'retry');
+}
+
+/**
+ * The first instant after `nowMs` at which the clock alone may change an
+ * answer: a timed claim lapsing (and letting go of its paths), a retry's time
+ * coming. Until then a board's answers, read at `nowMs`, stand.
+ */
+export function answersChangeAt(tasks: readonly Task[], nowMs: number): number {
+  let at = Infinity;
+  for (const t of tasks) {
+    const when = t.status === 'claimed' ? t.expiresAt : t.notBefore;
+    const ms = when === undefined ? NaN : Date.parse(when);
+    if (ms > nowMs && ms < at) at = ms;
+  }
+  return at;
+}
+
+/** What a listing adds to a task: whether it may be claimed now, how its claim stands, or what holds it back. */
 export interface Standing {
+  /** May it be claimed now (the board's own answer: what `claim` of it would do)? */
+  claimable: boolean;
   /** A timed claim: milliseconds until it lapses (0 or less once lapsed). */
   timeLeftMs?: number;
   /** A timed claim: has it outlived its lease? */
@@ -105,25 +136,24 @@ export interface Standing {
   retryInMs?: number;
 }
 
-/** How each task stands at `nowMs`, by the rules above, so a listing and a claim never disagree. */
-export function standings(tasks: readonly Task[], nowMs: number): Standing[] {
+/** How each task stands at `nowMs`, by the board's answers (see TaskBoard.survey), so a listing and a claim never disagree. */
+export function standings(tasks: readonly Task[], nowMs: number, blockers: readonly (TaskBlocker | null)[] = answers(tasks, cutoff(nowMs))): Standing[] {
   const now = cutoff(nowMs);
-  const blocked = blockers(tasks, now);
-  return tasks.map((t) => {
+  return tasks.map((t, i) => {
     const attempts = attemptsOfTask(t);
-    return { ...standing(t, nowMs, now, blocked.get(t)), ...(attempts > 0 ? { attempts } : {}) };
+    const b = blockers[i] ?? null;
+    return { claimable: b === null, ...standing(t, nowMs, now, b), ...(attempts > 0 ? { attempts } : {}) };
   });
 }
 
-function standing(t: Task, nowMs: number, now: Cutoff, b: Blocker | undefined): Omit<Standing, 'attempts'> {
+function standing(t: Task, nowMs: number, now: Cutoff, b: TaskBlocker | null): Omit<Standing, 'attempts' | 'claimable'> {
   const state = claimState(t, nowMs, now);
   if (state !== null) {
     if (state === 'untimed' || t.expiresAt === undefined) return {};
     return { timeLeftMs: Date.parse(t.expiresAt) - nowMs, lapsed: state === 'lapsed' };
   }
-  if (b?.kind === 'retry') return { retryInMs: Date.parse(b.notBefore) - nowMs };
-  if (b?.kind !== 'path') return {};
-  const h = b.hold;
-  const by = h.task.by === undefined ? {} : { by: h.task.by };
-  return { blockedBy: { path: h.path, mode: h.mode, task: h.task.id, ...by, ...(h.since === undefined ? {} : { since: h.since }), kind: h.kind } };
+  if (!waits(t, b)) return {};
+  if (b.kind === 'retry') return { retryInMs: Date.parse(b.notBefore) - nowMs };
+  if (b.kind === 'path') return { blockedBy: b.hold };
+  return {};
 }

@@ -1,4 +1,7 @@
 import type { Task } from '../format/task.js';
+import type { BoardKind } from './capabilities.js';
+import type { PathLocking } from './path-types.js';
+import type { TaskBlocker } from './standing.js';
 
 // The one interface every board implements (the file board and the PostgreSQL
 // board), so the CLI, triggers and the runner never ask which one they hold.
@@ -45,6 +48,9 @@ export interface HolderOptions {
   claimedAt?: string;
 }
 
+/** What reap did: every claim it reaped, as it was, in board order; and of those, which it reopened and which it parked (at maxAttempts). */
+export type Reaped = Task[] & { readonly reopened: Task[]; readonly parked: Task[] };
+
 export interface ReapOptions {
   /** Also reopen claims older than this, whatever their own lease. */
   ttl?: string | number;
@@ -84,11 +90,31 @@ export interface HistoryEvent {
   text: string;
 }
 
-export interface TaskBoard {
+/** A board's tasks and, for each, null when it may be claimed now, else what stands in the way. */
+export interface Survey {
+  tasks: Task[];
+  blockers: (TaskBlocker | null)[];
+}
+
+/**
+ * Path locks are part of every board (PathLocking). What only one kind has
+ * (the file board's hold, snapshot and edit; the PostgreSQL board's import,
+ * export, migrate and history) is on that board's class, found by `kind`.
+ */
+export interface TaskBoard extends PathLocking {
+  /** Which kind of board: `file` or `pg` (see capabilities.ts). */
+  readonly kind: BoardKind;
   /** The path, or the URL without its password. */
   readonly location: string;
   /** Every task in board order. */
   list(): Promise<Task[]>;
+  /**
+   * Every task in board order, each with the board's own answer to "may it be
+   * claimed now, or what stands in the way": the answer `next` and `claim` act
+   * on (the file board's rule in TypeScript, the PostgreSQL board's in SQL), so
+   * what a view shows and what a claim does cannot disagree.
+   */
+  survey(): Promise<Survey>;
   /** Claim the first claimable task in board order that has every tag and is in the section; null when none is. */
   next(options: NextOptions): Promise<Task | null>;
   claim(id: string, options: ClaimOptions): Promise<Task>;
@@ -105,10 +131,10 @@ export interface TaskBoard {
    * `by` is who reopens it: kept in a PostgreSQL board's history.
    */
   reopen(id: string, options?: { by?: string }): Promise<Task>;
-  /** Reopen lapsed claims (or park those at `maxAttempts`); returns them as they were. */
-  reap(options?: ReapOptions): Promise<Task[]>;
+  /** Reopen lapsed claims (or park those at `maxAttempts`); returns them as they were, saying which it reopened and which it parked. */
+  reap(options?: ReapOptions): Promise<Reaped>;
   add(text: string, options?: { section?: string }): Promise<Task>;
-  /** The task's events, oldest first. */
+  /** The task's events, oldest first. Kept only by a PostgreSQL board: a file board refuses it (USAGE, see capabilities.ts). */
   history(id: string): Promise<HistoryEvent[]>;
   /**
    * Resolve when a task may have become claimable, or after `timeoutMs`,

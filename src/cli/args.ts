@@ -1,4 +1,5 @@
 import { usage } from '../errors.js';
+import { FLAGS } from './flags.js';
 
 export interface Parsed {
   command: string | undefined;
@@ -8,60 +9,7 @@ export interface Parsed {
   flags: Map<string, string[]>;
 }
 
-interface FlagSpec {
-  /** Takes a value (`--file PATH`) rather than being a switch (`--json`). */
-  value: boolean;
-  /** Short alias, without the dash. */
-  short?: string;
-  /** Commands where it is a switch instead (`run --commit`; `done --commit SHA`). */
-  switchIn?: readonly string[];
-}
-
-export const FLAGS: Record<string, FlagSpec> = {
-  file: { value: true, short: 'f' },
-  by: { value: true },
-  json: { value: false },
-  quiet: { value: false, short: 'q' },
-  help: { value: false, short: 'h' },
-  version: { value: false, short: 'V' },
-  lease: { value: true },
-  tag: { value: true },
-  section: { value: true },
-  status: { value: true },
-  commit: { value: true, switchIn: ['run'] },
-  reason: { value: true },
-  ttl: { value: true },
-  'dry-run': { value: false },
-  'include-untimed': { value: false },
-  write: { value: true },
-  durable: { value: false },
-  'lock-timeout': { value: true },
-  to: { value: true },
-  from: { value: true },
-  replace: { value: false },
-  shared: { value: false },
-  loop: { value: false },
-  interval: { value: true },
-  concurrency: { value: true },
-  max: { value: true },
-  'until-settled': { value: false },
-  retries: { value: true },
-  'retry-delay': { value: true },
-  'max-attempts': { value: true },
-  delay: { value: true },
-  grace: { value: true },
-  events: { value: true },
-  'fail-on-signal': { value: false },
-  'no-commit': { value: false },
-  worktree: { value: false },
-  trees: { value: true },
-  base: { value: true },
-  setup: { value: true },
-  writes: { value: true },
-  reads: { value: true },
-  agents: { value: false },
-  'fail-on-lapsed': { value: false },
-};
+export { FLAGS } from './flags.js';
 
 const SHORT = new Map(Object.entries(FLAGS).flatMap(([name, spec]) => (spec.short ? [[spec.short, name] as const] : [])));
 
@@ -105,7 +53,7 @@ export function parseArgs(argv: readonly string[], takesCommand: (command: strin
     const spec = Object.hasOwn(FLAGS, name) ? FLAGS[name] : undefined;
     if (!spec) throw inCommandLine ? forgotten(i) : usage(`unknown option --${name} (see mdclaim --help)`);
     let value = 'true';
-    if (spec.value && !(positionals.length > 0 && spec.switchIn?.includes(positionals[0]!))) {
+    if (spec.value !== undefined && !(positionals.length > 0 && spec.switchIn?.includes(positionals[0]!))) {
       if (inline !== undefined) value = inline;
       else if (i + 1 < argv.length && !isFlag(argv[i + 1]!)) value = argv[++i]!;
       else throw usage(`--${name} needs a value`);

@@ -20,7 +20,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     flags: ['status', 'tag', 'section'],
     summary: 'print the tasks: id, status, holder and time left, section, text',
     about:
-      'Print every task in board order, one a line: its id, its status (a claim says its holder and the time left on its lease, or lapsed; an open task a live claim\'s paths block says blocked by whom), its section and its text. --json adds the same as fields (timeLeftMs, lapsed, blockedBy).',
+      'Print every task in board order, one a line: its id, its status (a claim says its holder and the time left on its lease, or lapsed; an open task a live claim\'s paths block says blocked by whom), its section and its text. --json adds the same as fields (claimable, timeLeftMs, lapsed, blockedBy).',
     examples: ['npx mdclaim list', 'npx mdclaim list --status claimed --json', 'npx mdclaim list --section Backend --tag api'],
     exits: '0 (also when nothing matches)',
   },
@@ -253,7 +253,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     about:
       'Print the summary mdclaim watch shows, once, for scripts, cron mail and CI logs: counts by status and per section, every claim (live with its time left, lapsed, untimed), the oldest claim, the paths held and by whom, the tasks blocked by a path or by a [⏰], and the failed tasks with their reasons.',
     options: {
-      json: 'one JSON document: board, at, counts, sections, claims (state live, lapsed or untimed, heldMs, leftMs), live, lapsed, untimed, oldestClaim, paths, blocked, failures, doneRate (null: a rate needs watching)',
+      json: 'one JSON document: board, at, counts, sections, claims (state live, lapsed or untimed, heldMs, leftMs), live, lapsed, untimed, oldestClaim, paths, blocked, failures, doneRate (null: a rate needs watching), tasks (id, status, claimable: what claim of it would do now)',
       tag: 'count and show only tasks tagged {T} (repeat: all of them)',
     },
     examples: ['npx mdclaim status', 'npx mdclaim status --json | jq .counts', '*/5 * * * * cd /srv && node_modules/.bin/mdclaim status --fail-on-lapsed || …'],

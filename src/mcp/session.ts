@@ -1,11 +1,11 @@
 import { parseDuration } from '../board/duration.js';
 import { noTask } from '../board/resolve-id.js';
-import type { CheckPathsOptions, HeldPath, PathLocking } from '../board/path-types.js';
+import type { CheckPathsOptions, HeldPath } from '../board/path-types.js';
 import { Heartbeat, heartbeatEvery, isLostError, iso } from '../board/runner/heartbeat.js';
 import type { Fence } from '../board/runner/types.js';
 import type { NextOptions, TaskBoard } from '../board/types.js';
 import { notHolder } from '../board/conflict.js';
-import { MdclaimError, usage } from '../errors.js';
+import { MdclaimError } from '../errors.js';
 import type { Task } from '../format/task.js';
 
 /** A claim this session made: its task as last written, and the heartbeat that keeps it live. */
@@ -88,17 +88,15 @@ export class Session {
   }
 
   lockPaths(id: string, paths: { writes?: string[]; reads?: string[] }): Promise<Task> {
-    const board = this.pathBoard('paths_lock');
-    return this.write(id, true, (f) => board.lockPaths(id, { ...f, ...paths }));
+    return this.write(id, true, (f) => this.board.lockPaths(id, { ...f, ...paths }));
   }
 
   unlockPaths(id: string, paths?: string[]): Promise<Task> {
-    const board = this.pathBoard('paths_unlock');
-    return this.write(id, true, (f) => board.unlockPaths(id, { ...f, ...(paths === undefined ? {} : { paths }) }));
+    return this.write(id, true, (f) => this.board.unlockPaths(id, { ...f, ...(paths === undefined ? {} : { paths }) }));
   }
 
   checkPaths(paths: Omit<CheckPathsOptions, 'by'>): Promise<HeldPath[]> {
-    return this.pathBoard('paths_check').checkPaths({ ...paths, by: this.by });
+    return this.board.checkPaths({ ...paths, by: this.by });
   }
 
   /** End the session: refuse new calls, let those under way finish, then release every claim still held. */
@@ -181,10 +179,5 @@ export class Session {
       if (this.queues.get(id) === tail) this.queues.delete(id);
     });
     return p;
-  }
-
-  private pathBoard(tool: string): TaskBoard & PathLocking {
-    if (!('lockPaths' in this.board)) throw usage(`${tool} works on a board with path locks only`);
-    return this.board as TaskBoard & PathLocking;
   }
 }

@@ -1,8 +1,9 @@
-import { budget, checkBy, checkCommit, checkHolder, checkId, checkSection, checkTags } from '../board/checks.js';
-import { parkedIsConflict, parkedView } from '../board/park.js';
+import { checkBy, checkId } from '../board/checks.js';
+import { addRequest, claimRequest, doneRequest, failRequest, holderRequest, nextRequest, reapRequest, reopenRequest, retryRequest, type HolderRequest } from '../board/requests.js';
+import { parkedIsConflict, parkedView, reapedOf } from '../board/park.js';
 import { parseDuration } from '../board/duration.js';
-import { foldReason } from '../board/finish.js';
-import type { ClaimOptions, HistoryEvent, HolderOptions, NextOptions, ReapOptions, RetryOptions, TaskBoard } from '../board/types.js';
+import type { ClaimOptions, HistoryEvent, HolderOptions, NextOptions, ReapOptions, Reaped, RetryOptions, Survey, TaskBoard } from '../board/types.js';
+import type { TaskBlocker } from '../board/standing.js';
 import { pathList, pathRequest } from '../board/path-options.js';
 import type { CheckPathsOptions, HeldPath, LockPathsOptions, PathLocking, UnlockPathsOptions } from '../board/path-types.js';
 import { MdclaimError, usage } from '../errors.js';
@@ -40,19 +41,23 @@ export interface PgBoardOptions {
   durable?: boolean;
 }
 
-const LIST = `SELECT ${locksColumn('t')}, ${taskColumns(
+const listOf = (more = '') => `SELECT ${locksColumn('t')}${more}, ${taskColumns(
   't',
   't',
   // task_view.line for every row in one pass (the kept bases are the same sums): the breaks of the rows above and their lock lines.
   `1 + t.lead_breaks + coalesce(sum(t.lead_breaks + t.body_breaks + (SELECT count(*) FROM mdclaim.path_lock l WHERE l.task = t.uid))
     OVER (ORDER BY t.position ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::int`,
 )} FROM mdclaim.task_view t WHERE t.board = $1 ORDER BY t.position`;
+const LIST = listOf();
+// With the view's own answer (migration 6): what next and claim act on.
+const SURVEY = listOf(', t.blocker');
 
 /**
  * A board in PostgreSQL: the same tasks, ids and rules as the file board,
  * decided by the database in one statement per change, on its clock alone.
  */
 export class PgBoard implements TaskBoard, PathLocking {
+  readonly kind = 'pg' as const;
   readonly location: string;
   /** The URL as given less its password: what a runner tells its commands (MDCLAIM_FILE), parameters and socket form kept. */
   readonly handOff: string;
@@ -81,13 +86,18 @@ export class PgBoard implements TaskBoard, PathLocking {
     return this.db.with(async (c) => (await c.query<TaskRow>(LIST, [board])).map(toTask));
   }
 
-  async next(options: NextOptions): Promise<Task | null> {
-    const by = checkBy(options?.by);
-    const leaseMs = this.lease(options.lease);
-    const tags = options.tags ? checkTags(options.tags) : [];
+  /** Every task with the answer the SQL gives next and claim (task_view's blocker), at the database's clock. */
+  async survey(): Promise<Survey> {
     const board = await this.board();
-    const section = options.section === undefined ? {} : { section: checkSection(options.section) };
-    const max = budget(options);
+    const rows = await this.db.with((c) => c.query<TaskRow & { blocker: TaskBlocker | null }>(SURVEY, [board]));
+    return { tasks: rows.map(toTask), blockers: rows.map((r) => r.blocker) };
+  }
+
+  async next(options: NextOptions): Promise<Task | null> {
+    const { by, leaseMs, tags, section: named, maxAttempts } = nextRequest(options, this.leaseMs);
+    const board = await this.board();
+    const section = named === undefined ? {} : { section: named };
+    const max = maxAttempts === undefined ? {} : { maxAttempts };
     const a = { board, by, leaseMs, tags, ...section, ...max };
     // Without a budget, the claim is one statement on its own, unless its task declares paths.
     if (max.maxAttempts === undefined) {
@@ -112,12 +122,10 @@ export class PgBoard implements TaskBoard, PathLocking {
   }
 
   async claim(id: string, options: ClaimOptions): Promise<Task> {
-    const by = checkBy(options?.by);
-    const leaseMs = this.lease(options.lease);
-    checkId(id);
+    const { by, leaseMs, maxAttempts } = claimRequest(id, options, this.leaseMs);
     const board = await this.board();
     const full = await this.resolve(board, id);
-    const max = budget(options);
+    const max = maxAttempts === undefined ? {} : { maxAttempts };
     const a = { board, id: full, by, leaseMs, ...max };
     // Without a budget, the claim is one statement on its own, unless its task declares paths.
     if (max.maxAttempts === undefined) {
@@ -135,8 +143,7 @@ export class PgBoard implements TaskBoard, PathLocking {
 
   /** Lock paths for the task the caller holds (its live claim only); CONFLICT naming the holder when one is taken. */
   async lockPaths(id: string, options: LockPathsOptions): Promise<Task> {
-    const { by, claimedAt } = checkHolder(options);
-    checkId(id);
+    const { by, claimedAt } = holderRequest(id, options);
     const want = pathRequest(options, 'lockPaths');
     const board = await this.board();
     const full = await this.resolve(board, id);
@@ -145,8 +152,7 @@ export class PgBoard implements TaskBoard, PathLocking {
 
   /** Let go of the named locks of the caller's task, or of all of them; NOT_FOUND for a path it does not lock. */
   async unlockPaths(id: string, options: UnlockPathsOptions): Promise<Task> {
-    const { by, claimedAt } = checkHolder(options);
-    checkId(id);
+    const { by, claimedAt } = holderRequest(id, options);
     const paths = options.paths === undefined ? undefined : pathList(options.paths, 'paths');
     const board = await this.board();
     const full = await this.resolve(board, id);
@@ -178,53 +184,51 @@ export class PgBoard implements TaskBoard, PathLocking {
     }
   }
 
-  heartbeat(id: string, options: HolderOptions): Promise<Task> {
-    return this.holder('heartbeat', id, options);
+  async heartbeat(id: string, options: HolderOptions): Promise<Task> {
+    return this.holder('heartbeat', holderRequest(id, options));
   }
 
-  done(id: string, options: HolderOptions & { commit?: string }): Promise<Task> {
-    checkCommit(options?.commit);
-    return this.holder('done', id, options, options.commit);
+  async done(id: string, options: HolderOptions & { commit?: string }): Promise<Task> {
+    const r = doneRequest(id, options);
+    return this.holder('done', r, r.commit);
   }
 
-  fail(id: string, options: HolderOptions & { reason?: string }): Promise<Task> {
-    if (options?.reason !== undefined && typeof options.reason !== 'string') throw usage('reason must be a string');
-    const folded = options?.reason === undefined ? '' : foldReason(options.reason);
-    return this.holder('fail', id, options, folded === '' ? undefined : folded, Buffer.from(folded === '' ? '' : bytes(`${FAILED_SEP} ${folded}`), 'latin1'));
+  async fail(id: string, options: HolderOptions & { reason?: string }): Promise<Task> {
+    const r = failRequest(id, options);
+    return this.holder('fail', r, r.reason, Buffer.from(r.reason === undefined ? '' : bytes(`${FAILED_SEP} ${r.reason}`), 'latin1'));
   }
 
-  release(id: string, options: HolderOptions): Promise<Task> {
-    return this.holder('release', id, options);
+  async release(id: string, options: HolderOptions): Promise<Task> {
+    return this.holder('release', holderRequest(id, options));
   }
 
   /** Give the task back for a retry: open, its attempt counted, and claimable by no one before now + delay (the database's clock, rounded up to the second). */
-  retry(id: string, options: RetryOptions): Promise<Task> {
-    const delayMs = parseDuration(options?.delay, 'delay');
-    return this.holder('retry', id, options, String(delayMs));
+  async retry(id: string, options: RetryOptions): Promise<Task> {
+    const { delayMs, ...r } = retryRequest(id, options);
+    return this.holder('retry', r, String(delayMs));
   }
 
   /** Put a done or failed task back to open, its commit or reason dropped; logged as `released` via `reopen`. */
   async reopen(id: string, options: { by?: string } = {}): Promise<Task> {
-    checkId(id);
-    const by = options?.by === undefined ? {} : { by: checkBy(options.by) };
+    const r = reopenRequest(id, options);
+    const by = r.by === undefined ? {} : { by: r.by };
     const board = await this.board();
     const full = await this.resolve(board, id);
     return this.db.with((c) => reopenTask(c, { board, id: full, ...by }), true);
   }
 
-  async reap(options: ReapOptions = {}): Promise<Task[]> {
-    const ttlMs = options.ttl === undefined ? undefined : parseDuration(options.ttl, 'ttl');
+  async reap(options: ReapOptions = {}): Promise<Reaped> {
+    const r = reapRequest(options);
     const board = await this.board();
     // A transaction, as every write is: a connection lost while it commits can be asked about (see Db.with).
-    return this.db.with((c) =>
-      reapStale(c, { board, ...(ttlMs === undefined ? {} : { ttlMs }), dryRun: options.dryRun ?? false, includeUntimed: options.includeUntimed ?? false, ...budget(options) }),
-    true);
+    const reaped = await this.db.with((c) => reapStale(c, { board, ...r }), true);
+    return reapedOf(reaped, r.maxAttempts);
   }
 
   async add(text: string, options: { section?: string } = {}): Promise<Task> {
-    if (typeof text !== 'string') throw usage(`text must be a string, got ${typeof text}`);
+    const r = addRequest(text, options);
     await this.schema();
-    return this.db.with(async (c) => addTask(c, await createBoard(c, this.target.board), text, options.section), true);
+    return this.db.with(async (c) => addTask(c, await createBoard(c, this.target.board), r.text, r.section), true);
   }
 
   async history(id: string): Promise<HistoryEvent[]> {
@@ -266,11 +270,10 @@ export class PgBoard implements TaskBoard, PathLocking {
     await this.db.end();
   }
 
-  private async holder(verb: HolderVerb, id: string, options: HolderOptions, value?: string, suffix?: Buffer): Promise<Task> {
-    const { by, claimedAt } = checkHolder(options);
-    checkId(id);
+  private async holder(verb: HolderVerb, r: HolderRequest, value?: string, suffix?: Buffer): Promise<Task> {
+    const { by, claimedAt } = r;
     const board = await this.board();
-    id = await this.resolve(board, id);
+    const id = await this.resolve(board, r.id);
     const fence = claimedAt === undefined ? {} : { claimedAt };
     const args = { board, id, by, ...fence, ...(value === undefined ? {} : { value }), ...(suffix ? { suffix } : {}) };
     // A heartbeat is a transaction: it may renew a lapsed claim, whose paths it checks under the board's path lock.
@@ -313,9 +316,5 @@ export class PgBoard implements TaskBoard, PathLocking {
     }
     this.boardId = id;
     return id;
-  }
-
-  private lease(lease: string | number | undefined): number {
-    return lease === undefined ? this.leaseMs : parseDuration(lease, 'lease');
   }
 }

@@ -1,6 +1,6 @@
 import { MdclaimError } from '../errors.js';
 import type { Conn } from './db.js';
-import { LOCK_CLASS } from './schema.js';
+import { LOCK_CLASS } from './constants.js';
 
 /** The id of the board named `name`, or null when there is none. */
 export async function findBoard(c: Conn, name: string): Promise<number | null> {

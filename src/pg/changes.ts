@@ -1,5 +1,5 @@
 import { Db, type Listener } from './db.js';
-import { NOTIFY_CHANNEL } from './schema.js';
+import { listenBoard } from './listen.js';
 import { parsePgUrl, type PgTarget } from './url.js';
 
 /** How often the board's change mark is read, for the changes that notify nobody. */
@@ -57,14 +57,9 @@ export class PgChanges {
 
   private async listen(board: string, poke: () => void): Promise<Listener | null> {
     try {
-      const client = await this.db.dedicated();
-      client.on('notification', (n) => {
-        if (n.channel === NOTIFY_CHANNEL && n.payload === board) poke();
-      });
-      client.on('end', () => {
+      const client = await listenBoard(this.db, board, poke, () => {
         this.listener = null;
       });
-      await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
       this.heard();
       if (this.closed) await client.end();
       return client;

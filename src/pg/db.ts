@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Client, Pool, PoolClient } from 'pg';
 import { MdclaimError } from '../errors.js';
-import { capped } from '../storage/deadline.js';
+import { capped, sleep } from '../storage/deadline.js';
 import type { PgTarget } from './url.js';
 
 export interface DbOptions {
@@ -92,7 +92,7 @@ export class Db {
         // A session ended while it started, or a server restarting or failing over refuses new ones for a while.
         if (isLost((err as Error).cause)) lostAt ??= Date.now();
         if (lostAt !== undefined && again()) {
-          await new Promise((r) => setTimeout(r, 100));
+          await sleep(100);
           continue;
         }
         throw err;
@@ -147,7 +147,7 @@ export class Db {
     const deadline = Date.now() + this.opts.lockTimeoutMs + Math.max(this.opts.connectTimeoutMs, 1000);
     while ((await c.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = 'active'`, [pid])).length > 0) {
       if (Date.now() > deadline) throw new MdclaimError('IO', `lost the connection to ${this.target.display} during a write, and its session is still running it`);
-      await new Promise((r) => setTimeout(r, 20));
+      await sleep(20);
     }
   }
 
@@ -169,7 +169,7 @@ export class Db {
       if (status === 'committed' || status === 'aborted') return status;
       // 'in progress' until the ended session is gone; null if the server no longer knows.
       if (status === null || Date.now() > deadline) throw this.error(lost, false, 'the connection was lost while committing, and whether the change was made is unknown');
-      await new Promise((r) => setTimeout(r, 20));
+      await sleep(20);
     }
   }
 

@@ -4,10 +4,10 @@ import { MdclaimError } from '../errors.js';
 import type { PathMode } from '../format/paths.js';
 import { RolledBack, type Conn } from './db.js';
 import { isoSecond } from './rows.js';
-import { PATHS_LOCK_CLASS } from './schema.js';
+import { PATHS_LOCK_CLASS } from './constants.js';
 
 // What live claims hold, as the views mdclaim.held_path and
-// mdclaim.blocking_holds (schema.ts, migration 2) state it.
+// mdclaim.blocking_holds (migrations/002-path-locks.ts) state it.
 
 /** A hold `h` (mdclaim.held_path) with the id of its task from `o` (its task_view row). */
 export const HOLD_COLUMNS = `h.path, h.mode, h.kind, h.by, ${isoSecond('h.since')} AS since, o.id AS task, o.text AS task_text`;

@@ -1,7 +1,6 @@
 import { MdclaimError } from '../errors.js';
-import { parseDeclared } from '../format/declared.js';
 import type { Conn, Db } from './db.js';
-import { LATEST, LOCK_CLASS, MIGRATIONS } from './schema.js';
+import { AFTER, LATEST, LOCK_CLASS, MIGRATIONS } from './schema.js';
 
 /** The schema version a database holds: 0 when mdclaim has never run there. */
 export async function schemaVersion(c: Conn): Promise<number> {
@@ -35,23 +34,11 @@ export async function migrate(db: Db): Promise<Migrated> {
     if (from === 0) await c.query('INSERT INTO mdclaim.meta (version) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM mdclaim.meta)');
     for (let v = from; v < LATEST; v++) {
       await c.query(MIGRATIONS[v]!);
-      if (v + 1 === 2) await declaredPaths(c);
+      await AFTER[v]?.(c);
     }
     if (from < LATEST) await c.query('UPDATE mdclaim.meta SET version = $1', [LATEST]);
     return { from, to: LATEST };
   }, true);
-}
-
-/**
- * Migration 2 adds the paths a task's text declares: read them from the text
- * of the rows already there, with the file board's parser (SQL cannot run it).
- */
-async function declaredPaths(c: Conn): Promise<void> {
-  const rows = await c.query<{ uid: string; text: string }>(`SELECT uid, text FROM mdclaim.task WHERE text ~ '\\{[ \\t]*(writes|reads)[ \\t]*:'`);
-  for (const r of rows) {
-    const d = parseDeclared(r.text);
-    if (d.writes.length > 0 || d.reads.length > 0) await c.query('UPDATE mdclaim.task SET writes = $2, reads = $3 WHERE uid = $1', [r.uid, d.writes, d.reads]);
-  }
 }
 
 /** Check the schema once per board object: create or upgrade it on first use. */

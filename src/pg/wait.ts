@@ -1,5 +1,5 @@
 import type { Db, Listener } from './db.js';
-import { NOTIFY_CHANNEL } from './schema.js';
+import { listenBoard } from './listen.js';
 import { after } from '../storage/deadline.js';
 
 /**
@@ -47,21 +47,17 @@ export class WorkListener {
 
   private listen(): Promise<Listener> {
     this.client ??= (async () => {
-      const board = String(await this.board());
-      const client = await this.db.dedicated();
-      client.on('notification', (n) => {
-        if (n.channel !== NOTIFY_CHANNEL || n.payload !== board) return;
+      const heard = () => {
         if (this.wake) this.wake();
         else this.pending = true;
-      });
+      };
       // A dropped connection is made again on the next wait, which first returns at once: events may have been missed.
-      client.on('end', () => {
+      const ended = () => {
         this.client = null;
         this.pending = true;
         this.wake?.();
-      });
-      await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
-      return client;
+      };
+      return listenBoard(this.db, await this.board(), heard, ended);
     })();
     return this.client;
   }

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, statSync } from 'node:fs';
 import { MdclaimError } from '../errors.js';
-import { atDeadline } from './deadline.js';
+import { atDeadline, sleep } from './deadline.js';
 import type { FlockFn } from './flock/types.js';
 import { queueFlock, type QueueResult } from './flock-queue.js';
 import { QueueHelper } from './queue-helper.js';
@@ -273,7 +273,6 @@ export class DirLock {
   }
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** This process's directory locks, by the path the board's directory was reached by. */
 const locks = new Map<string, DirLock>();

@@ -2,6 +2,7 @@ import { MdclaimError } from '../errors.js';
 import { flockDir } from './flock.js';
 import { flockProvider } from './flock/choose.js';
 import { mkdirLock, removeDeadPrepared } from './mkdir-lock.js';
+import { sleep } from './deadline.js';
 
 /** `proper-lockfile` is the old name of `mkdir`, still accepted. */
 export type LockKind = 'flock' | 'mkdir' | 'none';
@@ -48,7 +49,6 @@ export function chooseLock(kind: string | undefined): Lock {
 
 const MAX_BACKOFF_MS = 4;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function timedOut(attempt: LockAttempt, path: string, timeoutMs: number): MdclaimError {
   const who = attempt.holder?.();

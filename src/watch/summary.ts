@@ -1,6 +1,6 @@
 import { sectionMatches } from '../board/claim.js';
 import { cutoff } from '../board/claimable.js';
-import { blockers, claimState, taskHolds, type ClaimState } from '../board/standing.js';
+import { answers, claimState, taskHolds, waits, type ClaimState, type TaskBlocker } from '../board/standing.js';
 import { formatClaimedAt, type Status } from '../format/marker.js';
 import type { Task } from '../format/task.js';
 import type { WatchEvent } from './events.js';
@@ -61,15 +61,23 @@ export interface Summary {
   failures: { id: string; text: string; by?: string; reason?: string }[];
   /** Done tasks per minute over the window, from the events seen; null when none were watched. */
   doneRate: { perMinute: number; done: number; windowMs: number } | null;
+  /** Every task in view, in board order: may it be claimed now (the board's own answer)? */
+  tasks: { id: string; status: Status; claimable: boolean }[];
 }
 
 export const RATE_WINDOW_MS = 5 * 60_000;
 
-/** The summary of `tasks` at `nowMs`; `watchedSince` is when `events` began (for the done rate). */
-export function summarize(tasks: readonly Task[], nowMs: number, filter: Filter = {}, events?: readonly WatchEvent[], watchedSince?: number): Summary {
+/**
+ * The summary of `tasks` at `nowMs`; `watchedSince` is when `events` began (for the done rate).
+ * `blockers` are the board's answers for the tasks (TaskBoard.survey); without them, the file
+ * board's rule decides at `nowMs`.
+ */
+export function summarize(
+  tasks: readonly Task[], nowMs: number, filter: Filter = {}, events?: readonly WatchEvent[], watchedSince?: number, blockers?: readonly (TaskBlocker | null)[],
+): Summary {
   const now = cutoff(nowMs);
   const holds = taskHolds(tasks, now);
-  const waits = blockers(tasks, now, holds);
+  const why = blockers ?? answers(tasks, now, holds);
   const inView = (t: Task) => (filter.section === undefined || sectionMatches(t.section, filter.section)) && (filter.tags ?? []).every((g) => t.tags.includes(g));
 
   const counts = { open: 0, blocked: 0, claimed: 0, done: 0, failed: 0, total: 0 };
@@ -77,8 +85,11 @@ export function summarize(tasks: readonly Task[], nowMs: number, filter: Filter 
   const claims: ClaimView[] = [];
   const blocked: BlockedView[] = [];
   const failures: Summary['failures'] = [];
-  for (const t of tasks) {
-    if (!inView(t)) continue;
+  const every: Summary['tasks'] = [];
+  tasks.forEach((t, i) => {
+    if (!inView(t)) return;
+    const w = why[i] ?? null;
+    every.push({ id: t.id, status: t.status, claimable: w === null });
     counts[t.status]++;
     counts.total++;
     const name = t.section ?? null;
@@ -88,11 +99,11 @@ export function summarize(tasks: readonly Task[], nowMs: number, filter: Filter 
     if (t.status === 'done') s.done++;
     if (t.status === 'claimed') claims.push(claimView(t, nowMs, now));
     if (t.status === 'failed') failures.push({ id: t.id, text: t.text, ...opt('by', t.by), ...opt('reason', t.reason) });
-    const w = waits.get(t);
-    if (w?.kind === 'path') blocked.push({ id: t.id, text: t.text, reason: 'path', path: w.hold.path, mode: w.hold.mode, task: w.hold.task.id, ...opt('by', w.hold.task.by) });
-    else if (w?.kind === 'above') blocked.push({ id: t.id, text: t.text, reason: 'above', task: w.task.id });
-    else if (w?.kind === 'retry') blocked.push({ id: t.id, text: t.text, reason: 'retry', notBefore: w.notBefore });
-  }
+    if (!waits(t, w)) return;
+    if (w.kind === 'path') blocked.push({ id: t.id, text: t.text, reason: 'path', path: w.hold.path, mode: w.hold.mode, task: w.hold.task, ...opt('by', w.hold.by) });
+    else if (w.kind === 'above') blocked.push({ id: t.id, text: t.text, reason: 'above', task: w.task });
+    else blocked.push({ id: t.id, text: t.text, reason: 'retry', notBefore: w.notBefore });
+  });
   claims.sort(byUrgency);
   const timed = claims.filter((c) => c.heldMs !== undefined);
   const oldestClaim = timed.reduce<ClaimView | null>((a, c) => (a === null || c.heldMs! > a.heldMs! ? c : a), null);
@@ -109,6 +120,7 @@ export function summarize(tasks: readonly Task[], nowMs: number, filter: Filter 
     blocked,
     failures,
     doneRate: events === undefined ? null : doneRate(events, nowMs, watchedSince ?? nowMs),
+    tasks: every,
   };
 }
 

@@ -1,3 +1,4 @@
+import { answersChangeAt, type TaskBlocker } from '../board/standing.js';
 import type { TaskBoard } from '../board/types.js';
 import type { Task } from '../format/task.js';
 import type { ChangeSource } from './changes.js';
@@ -23,12 +24,18 @@ export interface WatchOptions {
 
 /**
  * Follow a board on the terminal until a quit key (resolves 0) or a signal
- * (resolves 128 + its number). Only ever reads the board: through list(),
+ * (resolves 128 + its number). Only ever reads the board: through survey(),
  * under the file board's shared lock, never more often than MIN_GAP_MS.
  */
 export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
   const startedAt = Date.now();
   let tasks: Task[] | null = null;
+  // The board's own answers for the tasks, as of the last reading (TaskBoard.survey), and until when
+  // they stand: past that instant a claim may have lapsed, and the file board's rule answers at the
+  // clock until the reading asked for then comes back (so one frame never says both lapsed and held).
+  let blockers: (TaskBlocker | null)[] = [];
+  let standUntil = Infinity;
+  let changeTimer: NodeJS.Timeout | null = null;
   let events: WatchEvent[] = [];
   let problem: { message: string; since: number } | null = null;
   let help = false;
@@ -47,7 +54,7 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
     drawTimer = null;
     lastDraw = Date.now();
     const slow = readingSince !== null && lastDraw - readingSince >= SLOW_READ_MS ? { message: 'still waiting for the board (a lock held long, or a slow server)', since: readingSince } : null;
-    const summary = tasks === null ? null : summarize(tasks, lastDraw, o.filter, events, startedAt);
+    const summary = tasks === null ? null : summarize(tasks, lastDraw, o.filter, events, startedAt, lastDraw < standUntil ? blockers : undefined);
     const lines = frameLines({ location: o.location, summary, events, nowMs: lastDraw, problem: problem ?? slow, help, columns: o.terminal.columns, rows: o.terminal.rows }, o.style);
     try {
       o.terminal.draw(lines);
@@ -68,9 +75,14 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
     }
     readingSince = lastRead = Date.now();
     try {
-      const next = await board.list();
-      if (tasks !== null) events = [...events, ...diffEvents(tasks, next, Date.now())].slice(-KEEP_EVENTS);
-      tasks = next;
+      const next = await board.survey();
+      if (tasks !== null) events = [...events, ...diffEvents(tasks, next.tasks, Date.now())].slice(-KEEP_EVENTS);
+      tasks = next.tasks;
+      blockers = next.blockers;
+      standUntil = answersChangeAt(tasks, readingSince);
+      if (changeTimer) clearTimeout(changeTimer);
+      // Read again once the clock has changed an answer (the database's clock too: a little after).
+      changeTimer = Number.isFinite(standUntil) ? setTimeout(poke, Math.max(0, standUntil + 100 - Date.now())) : null;
       problem = null;
     } catch (err) {
       problem ??= { message: (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' '), since: readingSince };
@@ -95,6 +107,7 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
       finished = true;
       clearInterval(tick);
       if (readTimer) clearTimeout(readTimer);
+      if (changeTimer) clearTimeout(changeTimer);
       if (drawTimer) clearTimeout(drawTimer);
       for (const [signal, handler] of signals) process.removeListener(signal, handler);
       o.terminal.close();

@@ -16,7 +16,7 @@ describe.each(kinds)('mdclaim on the $name board', (kind) => {
     const { location: f, bytes } = await kind.make(BOARD);
     const list = mdclaim(['list', '--file', f, '--json']);
     expect(list.status).toBe(0);
-    expect(json(list.stdout).tasks[0]).toEqual({ id: 'PLAT-1', text: 'PLAT-1 Add login {backend}', line: 4, status: 'open', tags: ['backend'], section: 'Git Worktree api' });
+    expect(json(list.stdout).tasks[0]).toEqual({ id: 'PLAT-1', text: 'PLAT-1 Add login {backend}', line: 4, status: 'open', tags: ['backend'], section: 'Git Worktree api', claimable: true });
 
     const first = mdclaim(['next', '--file', f, '--by', 'agent-7']);
     expect(first).toMatchObject({ status: 0, stderr: '' });

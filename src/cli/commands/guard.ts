@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Board } from '../../board/board.js';
 import { MdclaimError, usage } from '../../errors.js';
 import { EXIT } from '../exit.js';
 import { namesWritten } from '../followed-path.js';
 import { asker, printJson } from '../output.js';
-import { pathBoard } from './kind.js';
 import type { Command } from './types.js';
 
 /** The part of an editor hook's JSON the guard reads (Claude Code's PreToolUse input). */
@@ -26,7 +24,7 @@ export const guard: Command = async (any, p, io) => {
   if (typeof target !== 'string' || target === '') return EXIT.OK;
   const cwd = typeof input.cwd === 'string' ? input.cwd : process.cwd();
   // Paths on the board are relative to its file's directory; a database board's to the project the hook runs in.
-  const base = any instanceof Board ? dirname(resolve(any.path)) : cwd;
+  const base = any.kind === 'file' ? dirname(resolve(any.path)) : cwd;
   // The name written and, through a symlink, the file the kernel would open: both are asked about.
   const names = namesWritten(base, resolve(cwd, target));
   if (names.length === 0) return EXIT.OK;
@@ -34,7 +32,7 @@ export const guard: Command = async (any, p, io) => {
   // Without a name, every holder is someone else: a made-up name holds nothing.
   const by = asker(p, 'guard');
   try {
-    await pathBoard(any, 'guard').checkPaths({ by, writes: names });
+    await any.checkPaths({ by, writes: names });
     return EXIT.OK;
   } catch (err) {
     if (!(err instanceof MdclaimError) || err.code !== 'CONFLICT') throw err;

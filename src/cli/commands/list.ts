@@ -13,11 +13,11 @@ export const list: Command = async (board, p, io) => {
   const tags = p.flags.get('tag') ?? [];
   // The status is checked before the board is read: a typo fails fast.
   selectTasks([], { ...(status === undefined ? {} : { status }) }, '--status');
-  const all = await board.list();
+  const { tasks: all, blockers } = await board.survey();
   const tasks = selectTasks(all, { ...(status === undefined ? {} : { status }), ...(section === undefined ? {} : { section }), tags }, '--status');
   // Standings are judged on the whole board: a claim outside the filter can block a task inside it.
   const byTask = new Map(all.map((t, i) => [t, i]));
-  const every = standings(all, Date.now());
+  const every = standings(all, Date.now(), blockers);
   const stand = tasks.map((t) => every[byTask.get(t)!]!);
   if (has(p, 'json')) printJson(io, { tasks: tasks.map((t, i) => ({ ...t, ...stand[i] })) });
   else {

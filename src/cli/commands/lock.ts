@@ -19,7 +19,7 @@ const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
  */
 export const lock: Command = async (any, p) => {
   refuseCommandOn(process.platform, 'lock');
-  const board = fileBoard(any, 'lock', 'a database needs no outside lock: every change is one statement');
+  const board = fileBoard(any, 'lock', 'none is needed: every change is one statement');
   const [cmd, ...args] = p.rest!;
   const release = await board.hold({ shared: has(p, 'shared') });
   try {

@@ -1,23 +1,20 @@
 import { dirname, resolve } from 'node:path';
-import { Board } from '../../board/board.js';
 import { has } from '../args.js';
 import { EXIT } from '../exit.js';
 import { asker, printJson } from '../output.js';
 import { withTargets } from '../followed-path.js';
 import { pathFlag } from './path-flags.js';
 import type { Command } from './types.js';
-import { pathBoard } from './kind.js';
 
 /** Exit 0 when no live claim but the caller's holds a path in the way; the error (exit 4) names who does. Without --by every hold is another's. */
 export const pathsCheck: Command = async (any, p, io) => {
-  const board = pathBoard(any, 'paths check');
   const by = asker(p, 'check');
   // Paths are the board's directory's (a database board's: the current directory's), each asked about under every name a write through it touches.
-  const base = any instanceof Board ? dirname(resolve(any.path)) : process.cwd();
+  const base = any.kind === 'file' ? dirname(resolve(any.path)) : process.cwd();
   const follow = (paths: string[] | undefined) => paths && withTargets(base, paths);
   const writes = follow(pathFlag(p, 'writes'));
   const reads = follow(pathFlag(p, 'reads'));
-  const yours = await board.checkPaths({ by, ...(writes ? { writes } : {}), ...(reads ? { reads } : {}) });
+  const yours = await any.checkPaths({ by, ...(writes ? { writes } : {}), ...(reads ? { reads } : {}) });
   if (has(p, 'json')) printJson(io, { paths: yours });
   else io.out(yours.length === 0 ? 'free: no live claim holds these paths' : `yours: ${[...new Set(yours.map((h) => `${h.path} (${h.mode}) on ${h.task}`))].join(', ')}`);
   return EXIT.OK;

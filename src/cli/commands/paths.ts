@@ -2,11 +2,9 @@ import { has } from '../args.js';
 import { EXIT } from '../exit.js';
 import { printJson } from '../output.js';
 import type { Command } from './types.js';
-import { pathBoard } from './kind.js';
 
 /** Who holds which path: one line a path, or `{"paths": [...]}`. */
-export const paths: Command = async (any, p, io) => {
-  const board = pathBoard(any, 'paths');
+export const paths: Command = async (board, p, io) => {
   const held = await board.paths();
   if (has(p, 'json')) printJson(io, { paths: held });
   else {

@@ -1,5 +1,5 @@
 import { named } from '../../format/named.js';
-import { attemptsOfTask, isParked, parkReason } from '../../board/park.js';
+import { attemptsOfTask, parkReason } from '../../board/park.js';
 import { has, one, wholeNumber } from '../args.js';
 import { EXIT } from '../exit.js';
 import { printJson } from '../output.js';
@@ -11,7 +11,7 @@ export const reap: Command = async (board, p, io) => {
   const maxAttempts = wholeNumber(p, 'max-attempts');
   const budget = maxAttempts === undefined ? {} : { maxAttempts };
   const reaped = await board.reap({ ...(ttl === undefined ? {} : { ttl }), dryRun, includeUntimed: has(p, 'include-untimed'), ...budget });
-  const parked = reaped.filter((t) => isParked(t, maxAttempts));
+  const { parked } = reaped;
   if (has(p, 'json')) printJson(io, { reaped, ...(maxAttempts === undefined ? {} : { parked: parked.map((t) => t.id) }), ...(dryRun ? { dryRun } : {}) });
   else {
     for (const t of reaped) {

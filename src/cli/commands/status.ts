@@ -7,7 +7,8 @@ export const status: Command = async (board, p, io) => {
   const section = one(p, 'section');
   const tags = p.flags.get('tag') ?? [];
   const { summarize } = await import('../../watch/summary.js');
-  const summary = summarize(await board.list(), Date.now(), { tags, ...(section === undefined ? {} : { section }) });
+  const { tasks, blockers } = await board.survey();
+  const summary = summarize(tasks, Date.now(), { tags, ...(section === undefined ? {} : { section }) }, undefined, undefined, blockers);
   if (has(p, 'json')) printJson(io, { board: board.location, ...summary });
   else {
     const { statusLines } = await import('../../watch/status-text.js');

@@ -3,12 +3,10 @@ import { pruneTrees } from '../../board/runner/worktree-prune.js';
 import { has, one } from '../args.js';
 import { EXIT } from '../exit.js';
 import { printJson } from '../output.js';
-import { pathBoard } from './kind.js';
 import type { Command } from './types.js';
 
 /** Remove the worktrees whose work is settled and merged; say what was removed and why each other one stays. */
-export const worktreesPrune: Command = async (any, p, io) => {
-  const board = pathBoard(any, 'worktrees prune');
+export const worktreesPrune: Command = async (board, p, io) => {
   const dryRun = has(p, 'dry-run');
   const trees = await findTrees(process.cwd(), one(p, 'trees'), undefined);
   const { removed, kept } = await pruneTrees(board, trees, { dryRun });

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { formatClaimedAt } from '../../src/format/marker.js';
+import { mdclaimAsync } from '../helpers/cli.js';
+import { kinds } from './kinds.js';
+
+// What a listing says of a task is what a claim of it does: for every task of
+// generated boards (blockers of every kind), `claimable` in `list --json` (and
+// in `status --json`) is exactly whether `claim` of it succeeds, on every board.
+
+const MIN = 60_000;
+
+/** A small seeded generator, so a failing board can be made again from its seed. */
+function prng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PATHS = ['src/a.ts', 'src/', 'docs/b.md', 'docs/', 'lib/c.ts'];
+
+/**
+ * A board of a few sections, each task one of: open, [⏰], done, failed, a live
+ * claim, a lapsed one (by the default lease or its own), a claim with a long lease
+ * of its own, an untimed claim; some waiting for a retry (due or not), some
+ * declaring paths, some claims holding locks. Every time is far from any edge.
+ */
+export function makeBoard(seed: number, now: number): string {
+  const r = prng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+  const at = (ms: number) => formatClaimedAt(now + ms);
+  const lines: string[] = [];
+  let n = 0;
+  const sections = 1 + Math.floor(r() * 3);
+  for (let s = 0; s < sections; s++) {
+    lines.push(`## Part ${s}`, '');
+    const count = 3 + Math.floor(r() * 5);
+    for (let i = 0; i < count; i++) {
+      const text = `task ${seed}-${n++}`;
+      const paths = r() < 0.45 ? ` {${pick(['writes', 'reads'])}: ${pick(PATHS)}}` : '';
+      const kind = pick(['open', 'open', 'blocked', 'blocked', 'done', 'done', 'failed', 'live', 'lapsed', 'short', 'long', 'untimed'] as const);
+      const retry = (kind === 'open' || kind === 'blocked') && r() < 0.3 ? ` // Attempts: 1, not before ${at(r() < 0.5 ? 90 * MIN : -90 * MIN)}` : '';
+      const marker = {
+        open: '[ ]',
+        blocked: '[⏰]',
+        done: '[✅ abc1234, x]',
+        failed: '[❌, x]',
+        live: `[🟡, c${n}, ${at(-5 * MIN)}]`,
+        lapsed: `[🟡, c${n}, ${at(-90 * MIN)}]`,
+        short: `[🟡, c${n}, ${at(-30 * MIN)}, 1m]`,
+        long: `[🟡, c${n}, ${at(-90 * MIN)}, 1d]`,
+        untimed: `[🟡, c${n}]`,
+      }[kind];
+      const reason = kind === 'failed' ? ' // Failed: broke' : '';
+      lines.push(`- ${marker} ${text}${paths}${retry}${reason}`);
+      if ((kind === 'live' || kind === 'lapsed' || kind === 'untimed') && r() < 0.4) lines.push(`  - 🔒 ${pick(['write', 'read'])} ${pick(PATHS)} since ${at(-MIN)}`);
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+describe.each(kinds)('claimable, as listed and as claimed, on the $name board', (kind) => {
+  it('lists claimable for every task exactly when claim of it succeeds, over generated boards', async () => {
+    const seen = new Set<string>();
+    for (let seed = 1; seed <= 10; seed++) {
+      const doc = makeBoard(seed, Date.now());
+      const { location } = await kind.make(doc);
+      const listed = await mdclaimAsync(['list', '--json', '--file', location]);
+      expect([listed.status, listed.stderr]).toEqual([0, '']);
+      const tasks = (JSON.parse(listed.stdout) as { tasks: { id: string; claimable: boolean; status: string }[] }).tasks;
+      // status says the same of every task as list.
+      const status = await mdclaimAsync(['status', '--json', '--file', location]);
+      expect([status.status, status.stderr]).toEqual([0, '']);
+      expect((JSON.parse(status.stdout) as { tasks: unknown[] }).tasks).toEqual(tasks.map((t) => ({ id: t.id, status: t.status, claimable: t.claimable })));
+      for (const t of tasks) {
+        expect(typeof t.claimable).toBe('boolean');
+        // Each claim on a board of its own, as listed.
+        const { board } = await kind.make(doc);
+        const claimed = await board.claim(t.id, { by: 'tester' }).then(() => true, (err: { code?: string }) => {
+          expect(['CONFLICT', 'USAGE']).toContain(err.code);
+          return false;
+        });
+        await board.close();
+        expect({ seed, id: t.id, claimable: claimed }).toEqual({ seed, id: t.id, claimable: t.claimable });
+        seen.add(`${t.status}:${t.claimable}`);
+      }
+    }
+    // The boards held both answers for every status that can have both.
+    for (const both of ['open', 'blocked', 'claimed']) expect([seen.has(`${both}:true`), seen.has(`${both}:false`)]).toEqual([true, true]);
+  }, 300_000);
+});
+
+describe.skipIf(kinds.length < 2)('claimable, as each board lists it', () => {
+  it('is the same answer, with the same hold in the way, on the file board and the PostgreSQL board', async () => {
+    let held = 0;
+    for (let seed = 11; seed <= 16; seed++) {
+      const doc = makeBoard(seed, Date.now());
+      const views: { blockedBy: unknown }[][] = [];
+      for (const kind of kinds) {
+        const { location } = await kind.make(doc);
+        const listed = await mdclaimAsync(['list', '--json', '--file', location]);
+        const tasks = (JSON.parse(listed.stdout) as { tasks: { id: string; claimable: boolean; blockedBy?: unknown }[] }).tasks;
+        views.push(tasks.map((t) => ({ seed, id: t.id, claimable: t.claimable, blockedBy: t.blockedBy ?? null })));
+      }
+      expect(views[1]).toEqual(views[0]);
+      held += views[0]!.filter((t) => t.blockedBy !== null).length;
+    }
+    expect(held).toBeGreaterThan(0);
+  }, 300_000);
+});
