@@ -50,9 +50,14 @@ export function medianCpu(runs: readonly ClaimCpu[]): ClaimCpu {
   };
 }
 
-/** User + system CPU of process `pid` so far, µs, from /proc (Linux); null where there is none or it is gone. */
-export function procCpuUs(pid: number): number | null {
+/**
+ * User + system CPU of PostgreSQL server process `pid` so far, µs, from /proc (Linux); null where
+ * there is none, it is gone, or the process of that number here is no server's (the server runs
+ * on another host).
+ */
+export function serverCpuUs(pid: number): number | null {
   try {
+    if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') return null;
     // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in clock ticks.
     const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return ((Number(f[11]) + Number(f[12])) * 1e6) / TICKS;

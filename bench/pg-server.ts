@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { procCpuUs } from './cpu.js';
+import { serverCpuUs } from './cpu.js';
 
 // Where the server's side of a PostgreSQL run goes: its backends' CPU per claim (read from /proc,
 // so only where the server runs on this host), and what pg_stat_activity says they were doing,
@@ -32,7 +32,7 @@ async function backends(sql: pg.Client, mine: ReadonlySet<number>): Promise<numb
  */
 export async function watchServer(sql: pg.Client, mine: ReadonlySet<number>): Promise<{ stop: (claims: number) => Promise<ServerFigures> }> {
   const pids = await backends(sql, mine);
-  const cpu0 = pids.map(procCpuUs);
+  const cpu0 = pids.map(serverCpuUs);
   const counts = new Map<string, number>();
   let samples = 0;
   let lockWaits = 0;
@@ -55,7 +55,7 @@ export async function watchServer(sql: pg.Client, mine: ReadonlySet<number>): Pr
     stop: async (claims) => {
       stopped = true;
       await loop;
-      const cpu1 = pids.map(procCpuUs);
+      const cpu1 = pids.map(serverCpuUs);
       const readable = cpu0.every((c) => c !== null) && cpu1.every((c) => c !== null);
       const spent = readable ? cpu1.reduce((s, c, i) => s + c! - cpu0[i]!, 0) : null;
       const share: Record<string, number> = {};
