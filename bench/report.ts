@@ -1,11 +1,12 @@
 import type { ContendedResult } from './contended.js';
 import type { CliResult } from './cli.js';
 import type { InterleavedResult } from './interleave.js';
-import type { PgKind, PostgresResult } from './postgres.js';
+import type { PostgresResult } from './postgres.js';
+import { contendedTimeTables, contendedWhy, postgresTimeTables, postgresWhy } from './report-time.js';
+import { num, type Row, type Table } from './table.js';
 import type { ScalingResult } from './scaling.js';
 import type { StartResult } from './start.js';
 import { WARM_CLAIMS, type Spread } from './util.js';
-import { PHASES } from './fs-split.js';
 import type { WriteResult } from './write.js';
 
 export interface Results {
@@ -53,18 +54,6 @@ export interface Target {
   why?: string;
 }
 
-/** Three significant figures, without exponent notation. */
-export function num(x: number): string {
-  if (!Number.isFinite(x)) return String(x);
-  if (x === 0) return '0';
-  const a = Math.abs(x);
-  if (a >= 1000) return Math.round(x).toLocaleString('en-US');
-  if (a >= 100) return x.toFixed(0);
-  if (a >= 10) return x.toFixed(1);
-  if (a >= 1) return x.toFixed(2);
-  return x.toFixed(3);
-}
-
 const times = (s: Spread) => `${s.median.toFixed(2)}× (IQR ${s.q25.toFixed(2)}–${s.q75.toFixed(2)})`;
 
 function ratioOf(r: { ratios: Array<{ a: string; b: string; ratio: Spread }> } | undefined, a: string, b: string): number | null {
@@ -80,31 +69,6 @@ function target(id: string, what: string, goal: string, value: number | null, ok
   const met = value === null ? null : ok(value);
   // This run's figures first, then what earlier measurement found behind them.
   return { id, what, goal, value, shown: value === null ? 'not run' : `${num(value)}${unit}`, met, ...(met === false ? { why: [why, WHY_MISSED[id]].filter(Boolean).join('; ') } : {}) };
-}
-
-/** The file board against the floor with 8 processes, in CPU per claim and in the time of each phase: what its rate and tail follow from. */
-function contendedWhy(c: ContendedResult | undefined, kind: 'mdclaim' | 'mdclaim-koffi' = 'mdclaim'): string | undefined {
-  const m = c?.claimers[kind]?.cpu;
-  const f = c?.claimers.floor?.cpu;
-  if (!m || !f) return undefined;
-  const ms = c!.split.mdclaim;
-  const fs = c!.split.floor;
-  const phases = ms && fs
-    ? `; a claim past its process's first ${WARM_CLAIMS}, from the board's open to the return, took ${num(ms.read + ms.decide + ms.write + ms.verify + ms.release)} µs against the floor's ${num(fs.read + fs.decide + fs.write + fs.verify + fs.release)} (scan, decision and check ${num(ms.decide)} µs against its ${num(fs.decide)}, write ${num(ms.write)} against ${num(fs.write)}, read back ${num(ms.verify)})`
-    : '';
-  return `CPU per claim, this run: ${kind} ${num(m.totalUs)} µs (user ${num(m.userUs)}, system ${num(m.systemUs)}; ${orDash(m.firstUs)} µs a claim over each process's first ${WARM_CLAIMS}, ${orDash(m.restUs)} past them) against the floor's ${num(f.totalUs)} µs (user ${num(f.userUs)}, system ${num(f.systemUs)})${phases}: with 8 processes on 2 cores the claims queue on the lock and on the cores, so the rate and the tail follow those ratios`;
-}
-
-/** The PostgreSQL board's CPU per claim on both sides at `procs` processes, against the plain claimer's. */
-function postgresWhy(p: PostgresResult | undefined, procs: number): string | undefined {
-  const at = p?.points.find((x) => x.procs === procs && x.tasks === 1_000 && x.claims === 1_000);
-  if (!at) return undefined;
-  const side = (k: PgKind) => {
-    const v = at.claimers[k];
-    return `client ${num(v.cpu.totalUs)} µs (${orDash(v.cpu.firstUs)} over a process's first ${WARM_CLAIMS} claims, ${orDash(v.cpu.restUs)} past them) + server ${v.serverCpuUs === undefined ? '?' : num(v.serverCpuUs)} µs`;
-  };
-  const sh = at.claimers['mdclaim-pg'].server.share;
-  return `CPU per claim, this run, ${procs} process${procs === 1 ? '' : 'es'}: mdclaim-pg ${side('mdclaim-pg')}, the plain claimer ${side('skip-locked')}; mdclaim-pg's backends were on CPU ${pct(sh['CPU'] ?? 0)} of the samples, waiting for their clients ${pct(sh['idle'] ?? 0)}, waiting for a lock ${pct(at.claimers['mdclaim-pg'].server.lockWaiting)}`;
 }
 
 /** Lost, doubled and misattributed claims plus failed checks, over every contended run. */
@@ -166,16 +130,6 @@ function postgresTargets(p: PostgresResult | undefined): Target[] {
   ];
 }
 
-type Row = string[];
-
-interface Table {
-  title: string;
-  head: Row;
-  rows: Row[];
-  /** Columns to right-align (numbers). */
-  right?: number[];
-}
-
 /**
  * The file board, SQLite and the PostgreSQL board side by side, from this
  * run's tables (the comparison in docs/postgres-guide.md); null unless the run raced PostgreSQL
@@ -226,24 +180,7 @@ export function tables(r: Results): Table[] {
       right: [1, 2, 3, 4, 5, 6, 7],
     });
     out.push(ratioTable(`2. Ratios of aggregate claims/s, run by run (${c.workers} processes)`, c.ratios));
-    out.push({
-      title: `2. Where the time goes (${c.workers} processes): the claimer processes' CPU per claim, median over the runs (a lock helper's own CPU not counted)`,
-      head: ['claimer', 'CPU µs/claim', 'user', 'system', `first ${WARM_CLAIMS} claims of a process`, 'its claims past them', 'p99 / floor', 'worst / floor'],
-      rows: Object.entries(c.claimers).map(([k, v]) => [
-        k, num(v!.cpu.totalUs), num(v!.cpu.userUs), num(v!.cpu.systemUs), orDash(v!.cpu.firstUs), orDash(v!.cpu.restUs),
-        c.claimers.floor ? `${(v!.p99Ms / c.claimers.floor.p99Ms).toFixed(2)}×` : '–', c.claimers.floor ? `${(v!.worstMs / c.claimers.floor.worstMs).toFixed(2)}×` : '–',
-      ]),
-      right: [1, 2, 3, 4, 5, 6, 7],
-    });
-    const sp = Object.entries(c.split);
-    if (sp.length > 0) {
-      out.push({
-        title: `2. A claim's time, phase by phase (${c.workers} processes, a run of its own with each claim split by the file system calls it makes; mean µs over the claims past each process's first ${WARM_CLAIMS})`,
-        head: ['claimer', ...PHASES.map((k) => SPLIT_NAMES[k]), 'from the open to the return'],
-        rows: sp.map(([k, x]) => [k, ...PHASES.map((p) => num(x![p])), num(x!.read + x!.decide + x!.write + x!.verify + x!.release)]),
-        right: [1, 2, 3, 4, 5, 6, 7],
-      });
-    }
+    out.push(...contendedTimeTables(c));
   }
   const s = r.scaling;
   if (s) {
@@ -346,27 +283,7 @@ export function tables(r: Results): Table[] {
       ].map(([what, x]) => [what, `${x.median.toFixed(2)}×`, `${x.q25.toFixed(2)}–${x.q75.toFixed(2)}`, `${x.min.toFixed(2)}–${x.max.toFixed(2)}`]),
       right: [1, 2, 3],
     });
-    out.push({
-      title: '7. Where the time goes: CPU per claim in the claimer processes and in their server backends (median over the rounds), and what the backends were doing (sampled every 10 ms, all rounds)',
-      head: ['processes', 'claimer', 'client CPU µs/claim', 'user / system', `client, first ${WARM_CLAIMS} / past them`, 'server CPU µs/claim', 'backends on CPU', 'waiting for their client', 'waiting on the server', 'of which for a lock'],
-      rows: pgr.points.filter((p) => p.claims === p.tasks).flatMap((p) => Object.entries(p.claimers).map(([k2, v]) => {
-        const sh = v.server.share;
-        const waiting = Object.entries(sh).filter(([w]) => w !== 'CPU' && w !== 'idle').sort((a, b) => b[1] - a[1]);
-        const waits = waiting.reduce((n, [, x]) => n + x, 0);
-        return [
-          String(p.procs), k2, num(v.cpu.totalUs), `${num(v.cpu.userUs)} / ${num(v.cpu.systemUs)}`, `${orDash(v.cpu.firstUs)} / ${orDash(v.cpu.restUs)}`,
-          orDash(v.serverCpuUs), pct(sh['CPU'] ?? 0), pct(sh['idle'] ?? 0),
-          `${pct(waits)}${waiting.length > 0 ? ` (${waiting.slice(0, 2).map(([w, x]) => `${w} ${pct(x)}`).join(', ')})` : ''}`, pct(v.server.lockWaiting),
-        ];
-      })),
-      right: [0, 2, 5, 6, 7, 9],
-    });
-    out.push({
-      title: '7. Claims/s with more processes over claims/s with one, round by round, 1,000 tasks',
-      head: ['claimer', 'processes', 'median', 'IQR'],
-      rows: pgr.overOne.map((x) => [x.kind, `${x.procs} / 1`, `${x.ratio.median.toFixed(2)}×`, `${x.ratio.q25.toFixed(2)}–${x.ratio.q75.toFixed(2)}`]),
-      right: [2, 3],
-    });
+    out.push(...postgresTimeTables(pgr));
     const h = pgr.halfClaimed;
     const b = pgr.blockedAbove;
     out.push({
@@ -397,13 +314,6 @@ export function tables(r: Results): Table[] {
   });
   return out;
 }
-
-const SPLIT_NAMES: Record<(typeof PHASES)[number], string> = {
-  lock: 'lock wait', read: 'open + read', decide: 'scan + decide + check (JS)', write: 'write', verify: 'read back + board check', release: 'close, unlock, result',
-};
-
-const orDash = (x: number | undefined): string => (x === undefined ? '–' : num(x));
-const pct = (x: number): string => `${Math.round(x * 100)}%`;
 
 function ratioTable(title: string, ratios: Array<{ a: string; b: string; ratio: Spread }>): Table {
   return {
