@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { kinds } from './contract/kinds.js';
 import { CLI } from './helpers/cli.js';
+import { connect } from './helpers/mcp.js';
 
 // A write through a symlink changes the file it leads to: guard and paths check ask about that file too.
 
@@ -67,5 +68,15 @@ describe.each(kinds)('a symlinked file on the $name board', (kind) => {
     expect(cli(['paths', 'check', '--file', location, '--by', 'agent-a', '--reads', 'lib/a.ts'], '', root).status).toBe(4);
     expect(cli(['paths', 'check', '--file', location, '--by', 'agent-b', '--writes', 'chain.ts'], '', root).status).toBe(0);
     expect(cli(['paths', 'check', '--file', location, '--by', 'agent-a', '--writes', 'src/b.ts'], '', root)).toMatchObject({ status: 0, stdout: 'free: no live claim holds these paths\n' });
+  });
+
+  it("MCP's paths_check names the holder of the file a symlink leads to, as paths check does", async () => {
+    const { location, root } = await project();
+    const s = await connect(location, ['--by', 'agent-a'], {}, root);
+    const held = await s.call('paths_check', { writes: ['link.ts'] });
+    expect(held.isError).toBe(true);
+    expect(held.text).toMatch(/^error\[CONFLICT\]: agent-b holds src\/a\.ts \(write\) on T-1/);
+    expect((await s.call('paths_check', { reads: ['lib/a.ts'] })).isError).toBe(true);
+    expect(await s.call('paths_check', { writes: ['src/b.ts'] })).toMatchObject({ isError: false, doc: { paths: [] } });
   });
 });

@@ -42,8 +42,8 @@ const alive = (pid: number): boolean => {
 };
 
 /** Start `mdclaim mcp --file <location> [args…]` and connect the SDK's client to it. */
-export async function connect(location: string, args: string[] = [], env: Record<string, string> = {}): Promise<Session> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--file', location, ...args], env: { ...env }, stderr: 'pipe' });
+export async function connect(location: string, args: string[] = [], env: Record<string, string> = {}, cwd?: string): Promise<Session> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--file', location, ...args], env: { ...env }, stderr: 'pipe', ...(cwd === undefined ? {} : { cwd }) });
   let err = '';
   transport.stderr!.on('data', (d: Buffer) => (err += d));
   const client = new Client({ name: 'mdclaim-test', version: '1.0.0' });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { MdclaimError, usage } from '../../errors.js';
 import { EXIT } from '../exit.js';
-import { namesWritten } from '../followed-path.js';
+import { namesWritten } from '../../platform/followed-path.js';
 import { asker, printJson } from '../output.js';
 import type { Command } from './types.js';
 

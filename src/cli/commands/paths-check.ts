@@ -2,7 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { has } from '../args.js';
 import { EXIT } from '../exit.js';
 import { asker, printJson } from '../output.js';
-import { withTargets } from '../followed-path.js';
+import { withTargets } from '../../platform/followed-path.js';
 import { pathFlag } from './path-flags.js';
 import type { Command } from './types.js';
 
