@@ -10,7 +10,9 @@ import type { TaskScanner } from '../format/scan.js';
 import { blockerOf, blockingHold, cutoff, type Blocker, type Cutoff } from './claimable.js';
 import { ScannedCandidate, seenCandidate } from './claimable-line.js';
 import { notClaimable } from './conflict.js';
-import { boardHolds, declaredOf, heldBy, holdsOf, mayHoldPaths, type Hold, type Paths } from './held.js';
+import { boardHolds, declaredOf, heldBy, holdsOf, mayHoldPaths, type Hold } from './held.js';
+import type { Paths } from './path-types.js';
+import { sectionMatches } from '../format/worktree-section.js';
 import { lineRefusal, refuseLine } from './unclaimable.js';
 import type { PassedOver } from './types.js';
 import { atBudget, countsAttempts, parkedTask, withParks } from './park.js';
@@ -55,18 +57,6 @@ export function claimChange(src: ByteString, seen: Seen, args: ClaimArgs): Plan<
   const want: Changed['want'] = { status: 'claimed', text, by: args.by, claimedAt, lease: formatDuration(args.leaseMs), ...tries, locks: [] };
   const later = () => withTries(reshaped(taskOf(src, seen), { status: 'claimed', by: args.by, ...claimTimes(marker) }, ['commit', 'reason', 'locks']), tries);
   return { edits, later, changes: [{ seen, want }] };
-}
-
-/** Does a section heading name `wanted`, as its text or as an ADW `Git Worktree <name>`? */
-export function sectionMatches(section: string | undefined, wanted: string): boolean {
-  if (section === undefined) return false;
-  return section === wanted || worktreeOf(section) === wanted;
-}
-
-/** The `<name>` of an ADW `Git Worktree <name>` heading, else undefined. */
-export function worktreeOf(section: string): string | undefined {
-  const worktree = /^Git Worktree\s+(.+)$/.exec(section);
-  return worktree === null ? undefined : worktree[1]!.trim();
 }
 
 /**

@@ -5,6 +5,7 @@ import { parseDeclared } from '../format/declared.js';
 import { locksAfter, mayHoldLocks } from '../format/locks.js';
 import { normalisePath, type PathMode } from '../format/paths.js';
 import { blockingHold, holdsPaths, type Cutoff, type ModedPath } from './claimable.js';
+import type { Paths } from './path-types.js';
 import { taskOf, walk, type Seen } from './walk.js';
 
 /** A path a live claim holds, and how: declared on its task's line or locked under it. */
@@ -14,12 +15,6 @@ export interface Hold extends ModedPath {
   since?: string;
   /** The task line holding it. */
   seen: Seen;
-}
-
-/** What a task line declares, normalised (a path that does not normalise is left out: see declaredOf). */
-export interface Paths {
-  writes: string[];
-  reads: string[];
 }
 
 const NONE: Paths = { writes: [], reads: [] };

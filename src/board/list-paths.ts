@@ -1,7 +1,7 @@
 import type { ByteString } from '../format/bytes.js';
 import { blockingHold, cutoff } from './claimable.js';
-import { heldBy, holdsOf, mayHoldPaths, type Hold, type Paths } from './held.js';
-import type { HeldPath } from './path-types.js';
+import { heldBy, holdsOf, mayHoldPaths, type Hold } from './held.js';
+import type { HeldPath, Paths } from './path-types.js';
 import { KeyCount, walk } from './walk.js';
 
 /** Every path a live claim holds now, declared or locked, in file order. */

@@ -8,7 +8,8 @@ import { normalisePath } from '../format/paths.js';
 import { reshaped, type Task } from '../format/task.js';
 import { blockingHold, cutoff, holdsPaths } from './claimable.js';
 import { held, type Holder } from './finish.js';
-import { boardHolds, declaredOf, heldBy, type Paths } from './held.js';
+import { boardHolds, declaredOf, heldBy } from './held.js';
+import type { Paths } from './path-types.js';
 import { wantOf, type Plan } from './plan.js';
 import type { Seen } from './walk.js';
 

@@ -52,3 +52,9 @@ export interface PathLocking {
   /** Resolve with the caller's holds that overlap, when every claim in the way is the caller's; else CONFLICT naming the holder. */
   checkPaths(options: CheckPathsOptions): Promise<HeldPath[]>;
 }
+
+/** What a task line declares, normalised (a path that does not normalise is left out: see declaredOf). */
+export interface Paths {
+  writes: string[];
+  reads: string[];
+}

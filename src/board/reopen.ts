@@ -5,6 +5,7 @@ import { renderMarker } from '../format/marker.js';
 import { named } from '../format/named.js';
 import { reshaped, type Task } from '../format/task.js';
 import { ambiguousKey } from './claim.js';
+import { notReopenable } from './conflict.js';
 import { markerAndTriesEdit, wantOf, type Plan } from './plan.js';
 import { lookup, taskOf } from './walk.js';
 
@@ -30,17 +31,4 @@ export function reopen(src: ByteString, id: string): Plan<Task> {
     ? { start: seen.t.markerStart, end: seen.t.end, bytes: open + src.slice(seen.t.marker.end, seen.text[1]) }
     : markerAndTriesEdit(src, seen, open, '');
   return { edits: [edit], result, changes: [{ seen, want: wantOf(result) }] };
-}
-
-/** Why a task that is not finished cannot be reopened. */
-export function notReopenable(task: Task): MdclaimError {
-  if (task.status === 'claimed') {
-    const since = task.claimedAt ? ` since ${task.claimedAt}` : '';
-    return new MdclaimError(
-      'CONFLICT',
-      `${named(task)} is claimed by ${task.by ?? 'someone unnamed'}${since}, not finished: its holder gives it back with release (a lapsed claim: reap)`,
-      task.by === undefined ? {} : { holder: task.by },
-    );
-  }
-  return new MdclaimError('CONFLICT', `${named(task)} is ${task.status}, not done or failed: nothing to reopen`);
 }

@@ -1,6 +1,5 @@
-import type { Paths } from '../board/held.js';
 import { named } from '../format/named.js';
-import type { HeldPath } from '../board/path-types.js';
+import type { HeldPath, Paths } from '../board/path-types.js';
 import { MdclaimError } from '../errors.js';
 import type { Task } from '../format/task.js';
 import type { Conn } from './db.js';

@@ -2,7 +2,7 @@ import { randomHex } from '../../builtins.js';
 import type { Task } from '../../format/task.js';
 import { after } from '../../storage/deadline.js';
 import { refuseCommandOn } from '../../platform/windows.js';
-import { sectionMatches } from '../claim.js';
+import { sectionMatches } from '../../format/worktree-section.js';
 import { stillClaimable } from '../claimable.js';
 import { stamp, type RunEventBody } from './events.js';
 import { Heartbeat } from './heartbeat.js';

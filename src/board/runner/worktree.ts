@@ -2,7 +2,7 @@ import { existsSync, lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { MdclaimError } from '../../errors.js';
 import type { Task } from '../../format/task.js';
-import { worktreeOf } from '../claim.js';
+import { worktreeOf } from '../../format/worktree-section.js';
 import { sleep } from '../../storage/deadline.js';
 import { flockDir } from '../../storage/flock.js';
 import { flockProvider } from '../../storage/flock/choose.js';
