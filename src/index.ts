@@ -1,15 +1,15 @@
 // Buffer and NodeJS appear in the declarations: bring in Node's types for the importer, whose compiler (TypeScript 6+) loads no @types package by default.
 /// <reference types="node" preserve="true" />
-export { Board, DEFAULT_LEASE } from './board/board.js';
+export { Board, DEFAULT_LEASE } from './file/board.js';
 export { openBoard } from './board/open.js';
 export type { AnyBoard, OpenOptions } from './board/open.js';
 export { PgBoard } from './pg/board.js';
 export type { PgBoardOptions } from './pg/board.js';
-export type { BoardOptions } from './board/board.js';
+export type { BoardOptions } from './file/board.js';
 export type { TaskBoard, NextOptions, PassedOver, ClaimOptions, HolderOptions, ReapOptions, Reaped, RetryOptions, HistoryEvent, Survey } from './board/types.js';
 export type { BoardKind } from './board/capabilities.js';
 export type { TaskBlocker } from './board/standing.js';
-export type { EditConflict, EditResult } from './board/edit.js';
+export type { EditConflict, EditResult } from './file/edit.js';
 export { MdclaimError } from './errors.js';
 export type { ErrorCode } from './errors.js';
 export { parseTasks } from './parse.js';

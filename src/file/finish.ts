@@ -1,17 +1,17 @@
 import { usage } from '../errors.js';
-import { noTask } from './resolve-id.js';
+import { noTask } from '../board/resolve-id.js';
 import { bytes, type ByteString } from '../format/bytes.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
 import { claimTimes, FAILED_SEP, reshaped, type Task } from '../format/task.js';
-import { checkCommit } from './checks.js';
+import { checkCommit } from '../board/checks.js';
 import { ambiguousKey } from './claim.js';
-import { cutoff } from './claimable.js';
+import { cutoff } from '../board/claimable.js';
 import { refuseRetaken } from './held.js';
-import { foldReason } from './requests.js';
-import { notHolder } from './conflict.js';
-import { dropLocks, markerAndTriesEdit, markerPlan, wantOf, withTries, type Plan } from './plan.js';
+import { foldReason } from '../board/requests.js';
+import { notHolder } from '../board/conflict.js';
+import { dropLocks, markerAndTriesEdit, markerPlan, wantOf, withTries, type Plan } from '../board/plan.js';
 import { attemptsOf, recordedTries, renderTries } from '../format/attempts.js';
-import { lookup, sameText, taskOf, type Seen } from './walk.js';
+import { lookup, sameText, taskOf, type Seen } from '../board/walk.js';
 
 // The transitions only the holder may make: heartbeat, done, fail, release.
 // Done, fail and release end the claim, so its path locks leave in the same write.
@@ -63,7 +63,7 @@ export function done(src: ByteString, id: string, who: Holder, commit?: string):
   return markerPlan(seen, bytes(renderMarker({ status: 'done', by: who.by, ...(commit === undefined ? {} : { commit }) })), result, dropLocks(src, seen));
 }
 
-export { foldReason } from './requests.js';
+export { foldReason } from '../board/requests.js';
 
 export function fail(src: ByteString, id: string, who: Holder, reason?: string): Plan<Task> {
   if (reason !== undefined && typeof reason !== 'string') throw usage(`reason must be a string, got ${typeof reason}`);

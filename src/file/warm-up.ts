@@ -1,6 +1,6 @@
 import { toByteString, type ByteString } from '../format/bytes.js';
-import { checkReading } from './check-reading.js';
-import { resultOf, type Plan } from './plan.js';
+import { checkReading } from '../board/check-reading.js';
+import { resultOf, type Plan } from '../board/plan.js';
 
 /**
  * A small board in memory, shaped like the ones claimed from: a heading,

@@ -1,5 +1,5 @@
 import { MdclaimError, usage } from '../errors.js';
-import { noTask } from './resolve-id.js';
+import { noTask } from '../board/resolve-id.js';
 import { named } from '../format/named.js';
 import { bytes, utf8, type ByteString } from '../format/bytes.js';
 import { formatDuration } from '../format/duration.js';
@@ -7,18 +7,18 @@ import { formatClaimedAt, renderMarker } from '../format/marker.js';
 import { settledRun } from '../format/settled-run.js';
 import { claimTimes, FAILED_SEP, parseTags, reshaped, textAndTries, textBetween, type Task } from '../format/task.js';
 import type { TaskScanner } from '../format/scan.js';
-import { blockerOf, blockingHold, cutoff, type Blocker, type Cutoff } from './claimable.js';
+import { blockerOf, blockingHold, cutoff, type Blocker, type Cutoff } from '../board/claimable.js';
 import { ScannedCandidate, seenCandidate } from './claimable-line.js';
-import { notClaimable } from './conflict.js';
+import { notClaimable } from '../board/conflict.js';
 import { boardHolds, declaredOf, heldBy, holdsOf, mayHoldPaths, type Hold } from './held.js';
-import type { Paths } from './path-types.js';
+import type { Paths } from '../board/path-types.js';
 import { sectionMatches } from '../format/worktree-section.js';
-import { lineRefusal, refuseLine } from './unclaimable.js';
-import type { PassedOver } from './types.js';
-import { atBudget, countsAttempts, parkedTask, withParks } from './park.js';
-import { dropLocks, keptTries, markerAndTriesEdit, markerEdit, withTries, type Changed, type Plan } from './plan.js';
+import { lineRefusal, refuseLine } from '../board/unclaimable.js';
+import type { PassedOver } from '../board/types.js';
+import { atBudget, countsAttempts, parkedTask, withParks } from '../board/park.js';
+import { dropLocks, keptTries, markerAndTriesEdit, markerEdit, withTries, type Changed, type Plan } from '../board/plan.js';
 import { attemptsOf, MAX_ATTEMPTS, recordedTries, renderTries } from '../format/attempts.js';
-import { lookup, seenAt, taskOf, walk, walkLines, type Seen } from './walk.js';
+import { lookup, seenAt, taskOf, walk, walkLines, type Seen } from '../board/walk.js';
 
 export interface ClaimArgs {
   by: string;

@@ -1,8 +1,8 @@
 import type { ByteString } from '../format/bytes.js';
-import { blockingHold, cutoff } from './claimable.js';
+import { blockingHold, cutoff } from '../board/claimable.js';
 import { heldBy, holdsOf, mayHoldPaths, type Hold } from './held.js';
-import type { HeldPath, Paths } from './path-types.js';
-import { KeyCount, walk } from './walk.js';
+import type { HeldPath, Paths } from '../board/path-types.js';
+import { KeyCount, walk } from '../board/walk.js';
 
 /** Every path a live claim holds now, declared or locked, in file order. */
 export function listPaths(src: ByteString, nowMs: number): HeldPath[] {

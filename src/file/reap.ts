@@ -2,11 +2,11 @@ import type { ByteString } from '../format/bytes.js';
 import { bytes } from '../format/bytes.js';
 import { renderMarker } from '../format/marker.js';
 import { textBetween, toTask, type Task } from '../format/task.js';
-import { atBudget, countsAttempts, parkEdit } from './park.js';
+import { atBudget, countsAttempts, parkEdit } from '../board/park.js';
 import { attemptsOf, recordedTries, renderTries } from '../format/attempts.js';
-import { cutoff, isLapsed, isOlderThan } from './claimable.js';
-import { dropLocks, markerAndTriesEdit, type Changed, type Plan } from './plan.js';
-import { KeyCount, seenAt, walkLines, type Seen } from './walk.js';
+import { cutoff, isLapsed, isOlderThan } from '../board/claimable.js';
+import { dropLocks, markerAndTriesEdit, type Changed, type Plan } from '../board/plan.js';
+import { KeyCount, seenAt, walkLines, type Seen } from '../board/walk.js';
 
 export interface ReapArgs {
   /** The operator's override: also reopen claims at least this old, whatever their own lease. */

@@ -2,9 +2,9 @@ import { MdclaimError } from '../errors.js';
 import { utf8, type ByteString } from '../format/bytes.js';
 import { DEFAULT_LEASE_MS } from '../format/duration.js';
 import { claimChange } from './claim.js';
-import { checkReading } from './check-reading.js';
-import { refuseLine } from './unclaimable.js';
-import { walk } from './walk.js';
+import { checkReading } from '../board/check-reading.js';
+import { refuseLine } from '../board/unclaimable.js';
+import { walk } from '../board/walk.js';
 
 /** A task line a claim would be refused for, whoever claims it and whenever: the refusal's own message. */
 export interface Unclaimable {

@@ -6,12 +6,12 @@ import { lineEnding, lockIndent, locksAfter, renderLock, type LockLine, type Pat
 import { formatClaimedAt } from '../format/marker.js';
 import { normalisePath } from '../format/paths.js';
 import { reshaped, type Task } from '../format/task.js';
-import { blockingHold, cutoff, holdsPaths } from './claimable.js';
+import { blockingHold, cutoff, holdsPaths } from '../board/claimable.js';
 import { held, type Holder } from './finish.js';
 import { boardHolds, declaredOf, heldBy } from './held.js';
-import type { Paths } from './path-types.js';
-import { wantOf, type Plan } from './plan.js';
-import type { Seen } from './walk.js';
+import type { Paths } from '../board/path-types.js';
+import { wantOf, type Plan } from '../board/plan.js';
+import type { Seen } from '../board/walk.js';
 
 // Locks a holder takes while working, as lock lines under its task (see format/locks.ts).
 

@@ -1,13 +1,13 @@
 import { MdclaimError } from '../errors.js';
-import { noTask } from './resolve-id.js';
+import { noTask } from '../board/resolve-id.js';
 import { bytes, type ByteString } from '../format/bytes.js';
 import { renderMarker } from '../format/marker.js';
 import { named } from '../format/named.js';
 import { reshaped, type Task } from '../format/task.js';
 import { ambiguousKey } from './claim.js';
-import { notReopenable } from './conflict.js';
-import { markerAndTriesEdit, wantOf, type Plan } from './plan.js';
-import { lookup, taskOf } from './walk.js';
+import { notReopenable } from '../board/conflict.js';
+import { markerAndTriesEdit, wantOf, type Plan } from '../board/plan.js';
+import { lookup, taskOf } from '../board/walk.js';
 
 /**
  * Put a finished task (done or failed) back to `[ ]`: the marker goes, and

@@ -4,7 +4,7 @@ import type { Status } from '../format/marker.js';
 import type { Task } from '../format/task.js';
 import type { Change } from '../storage/file-store.js';
 import { merge3, type Conflict } from './merge.js';
-import { listTasks } from './walk.js';
+import { listTasks } from '../board/walk.js';
 
 /** A task (or line) the person's edit and the board both changed. */
 export interface EditConflict {

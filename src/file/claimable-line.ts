@@ -1,9 +1,9 @@
 import type { ByteString } from '../format/bytes.js';
 import type { TaskScanner } from '../format/scan.js';
 import { textAndTries } from '../format/task.js';
-import { blockingHold, isLapsed, isLapsedAt, markerCandidate, type Candidate, type Cutoff } from './claimable.js';
+import { blockingHold, isLapsed, isLapsedAt, markerCandidate, type Candidate, type Cutoff } from '../board/claimable.js';
 import { boardHolds, declaredOf, mayHoldPaths, type Hold } from './held.js';
-import type { Seen } from './walk.js';
+import type { Seen } from '../board/walk.js';
 
 // The file board's lines as the one claimable rule (blockerOf) reads them.
 

@@ -4,9 +4,9 @@ import { utf8, type ByteString } from '../format/bytes.js';
 import { parseDeclared } from '../format/declared.js';
 import { locksAfter, mayHoldLocks } from '../format/locks.js';
 import { normalisePath, type PathMode } from '../format/paths.js';
-import { blockingHold, holdsPaths, type Cutoff, type ModedPath } from './claimable.js';
-import type { Paths } from './path-types.js';
-import { taskOf, walk, type Seen } from './walk.js';
+import { blockingHold, holdsPaths, type Cutoff, type ModedPath } from '../board/claimable.js';
+import type { Paths } from '../board/path-types.js';
+import { taskOf, walk, type Seen } from '../board/walk.js';
 
 /** A path a live claim holds, and how: declared on its task's line or locked under it. */
 export interface Hold extends ModedPath {
