@@ -12,7 +12,7 @@ import { claimById, claimNext } from '../src/file/claim.js';
 import { release, retry } from '../src/file/finish.js';
 import { resultOf, type Plan } from '../src/board/plan.js';
 import { summarize } from '../src/watch/summary.js';
-import { retryDelayMs } from '../src/board/runner/retry.js';
+import { retryDelayMs } from '../src/runner/retry.js';
 import { errorOf } from './helpers/errors.js';
 import { boardFile, read } from './helpers/tmp.js';
 

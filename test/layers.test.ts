@@ -12,9 +12,10 @@ import { describe, expect, it } from 'vitest';
 //   4  board/, parse.ts            the board core: types, requests, the claimable rule, standing, the document walk
 //   5  file/ | pg/                 the two boards, side by side: neither imports the other
 //   6  open.ts                     the opener: a file or PostgreSQL board from a path or URL
-//   7  runner/ | mcp/ | watch/ | doctor/   faces of the board interface
-//   8  cli/, cli.ts                argument handling, output, the one error→exit-code map
-//   9  index.ts                    the package's API
+//   7  runner/                     the runner: run commands on claimed tasks, keep their claims alive
+//   8  mcp/ | watch/ | doctor/     the other faces of the board interface (an MCP session's claims beat as the runner's do)
+//   9  cli/, cli.ts                argument handling, output, the one error→exit-code map
+//  10  index.ts                    the package's API
 //
 // Rooms of one layer (`|`) import nothing of each other. Type-only imports
 // count too: a type from above ties a lower room to a higher one.
@@ -23,12 +24,12 @@ const SRC = resolve(__dirname, '../src');
 
 /** Each room: its layer, its name, and which files are in it. */
 const ROOMS: ReadonlyArray<readonly [number, string, (file: string) => boolean]> = [
-  [9, 'index', (f) => f === 'index.ts'],
-  [8, 'cli', (f) => f.startsWith('cli/') || f === 'cli.ts'],
+  [10, 'index', (f) => f === 'index.ts'],
+  [9, 'cli', (f) => f.startsWith('cli/') || f === 'cli.ts'],
+  [8, 'mcp', (f) => f.startsWith('mcp/')],
+  [8, 'watch', (f) => f.startsWith('watch/')],
+  [8, 'doctor', (f) => f.startsWith('doctor/')],
   [7, 'runner', (f) => f.startsWith('runner/')],
-  [7, 'mcp', (f) => f.startsWith('mcp/')],
-  [7, 'watch', (f) => f.startsWith('watch/')],
-  [7, 'doctor', (f) => f.startsWith('doctor/')],
   [6, 'open', (f) => f === 'open.ts'],
   [5, 'file', (f) => f.startsWith('file/')],
   [5, 'pg', (f) => f.startsWith('pg/')],

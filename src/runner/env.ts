@@ -1,4 +1,4 @@
-import type { Task } from '../../format/task.js';
+import type { Task } from '../format/task.js';
 
 /**
  * The task as the command sees it: its environment plus MDCLAIM_* variables.

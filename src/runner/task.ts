@@ -1,13 +1,13 @@
-import { childProcess } from '../../builtins.js';
+import { childProcess } from '../builtins.js';
 import type { Writable } from 'node:stream';
-import { MdclaimError } from '../../errors.js';
-import type { Task } from '../../format/task.js';
+import { MdclaimError } from '../errors.js';
+import type { Task } from '../format/task.js';
 import { taskEnv } from './env.js';
 import type { RunEventBody } from './events.js';
 import { ProcessGroup, type GroupExit } from './group.js';
 import { Heartbeat, iso } from './heartbeat.js';
 import type { Fence, RunnerBoard, StopSignal, TaskOutcome } from './types.js';
-import { named } from '../../format/named.js';
+import { named } from '../format/named.js';
 import type { Watchdog } from './watchdog.js';
 import { finalReason, mayRetry, retryDelayMs } from './retry.js';
 import type { Entered } from './worktree.js';

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { usage } from '../../errors.js';
-import { isValidBy } from '../../format/marker.js';
-import { parseDuration } from '../duration.js';
+import { usage } from '../errors.js';
+import { isValidBy } from '../format/marker.js';
+import { parseDuration } from '../board/duration.js';
 import { heartbeatEvery } from './heartbeat.js';
 import type { RunnerBoard, RunOptions, WorktreeOptions } from './types.js';
 import { settleWorktree } from './worktree-options.js';

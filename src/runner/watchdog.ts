@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { childProcess } from '../../builtins.js';
+import { childProcess } from '../builtins.js';
 import type { Socket } from 'node:net';
 
 /**

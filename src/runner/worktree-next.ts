@@ -1,6 +1,6 @@
-import type { Task } from '../../format/task.js';
-import { sectionMatches, worktreeOf } from '../../format/worktree-section.js';
-import type { NextOptions } from '../types.js';
+import type { Task } from '../format/task.js';
+import { sectionMatches, worktreeOf } from '../format/worktree-section.js';
+import type { NextOptions } from '../board/types.js';
 import type { RunnerBoard } from './types.js';
 import { placeOf, type Trees } from './worktree.js';
 

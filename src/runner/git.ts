@@ -1,6 +1,6 @@
-import { MdclaimError } from '../../errors.js';
-import { childProcess } from '../../builtins.js';
-import { sleep } from '../../storage/deadline.js';
+import { MdclaimError } from '../errors.js';
+import { childProcess } from '../builtins.js';
+import { sleep } from '../storage/deadline.js';
 
 /** What one git command said: its status and its output, never thrown for a non-zero status. */
 export interface GitResult {

@@ -1,8 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
-import { childProcess } from '../../builtins.js';
+import { childProcess } from '../builtins.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { after, sleep } from '../../storage/deadline.js';
+import { after, sleep } from '../storage/deadline.js';
 import { cannotRun } from './program.js';
 import type { Watchdog } from './watchdog.js';
 

@@ -1,6 +1,6 @@
-import type { Task } from '../../format/task.js';
+import type { Task } from '../format/task.js';
 import type { RunEvent } from './events.js';
-import type { PassedOver } from '../types.js';
+import type { PassedOver } from '../board/types.js';
 
 /** A holder write names the claim it applies to: who made it, and the claim time last written. */
 export interface Fence {

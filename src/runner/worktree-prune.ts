@@ -1,4 +1,4 @@
-import type { Task } from '../../format/task.js';
+import type { Task } from '../format/task.js';
 import { git, lastLine } from './git.js';
 import { listTrees, type WorktreeInfo } from './worktree-list.js';
 import { dirtyPaths } from './worktree-task.js';

@@ -1,9 +1,9 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { childProcess } from '../../builtins.js';
-import { MdclaimError } from '../../errors.js';
-import type { Task } from '../../format/task.js';
-import { after } from '../../storage/deadline.js';
+import { childProcess } from '../builtins.js';
+import { MdclaimError } from '../errors.js';
+import type { Task } from '../format/task.js';
+import { after } from '../storage/deadline.js';
 import type { RunEventBody } from './events.js';
 import { git, gitOut, lastLine, retryingLocks } from './git.js';
 import { heartbeatEvery, leaseOf, type Heartbeat } from './heartbeat.js';

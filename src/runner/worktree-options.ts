@@ -1,4 +1,4 @@
-import { usage } from '../../errors.js';
+import { usage } from '../errors.js';
 import type { RunnerBoard, WorktreeOptions } from './types.js';
 
 /** `worktree` checked: true is every default; a board must lock paths, since a worktree is a path its claim holds. */

@@ -1,8 +1,8 @@
-import { usage } from '../../errors.js';
-import { DEFAULT_LEASE_MS } from '../../format/duration.js';
-import type { Task } from '../../format/task.js';
-import { after, sleep } from '../../storage/deadline.js';
-import { parseDuration } from '../duration.js';
+import { usage } from '../errors.js';
+import { DEFAULT_LEASE_MS } from '../format/duration.js';
+import type { Task } from '../format/task.js';
+import { after, sleep } from '../storage/deadline.js';
+import { parseDuration } from '../board/duration.js';
 import type { RunEventBody } from './events.js';
 import type { Fence, RunnerBoard } from './types.js';
 

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Task } from '../../format/task.js';
-import { worktreeOf } from '../../format/worktree-section.js';
+import type { Task } from '../format/task.js';
+import { worktreeOf } from '../format/worktree-section.js';
 import { git } from './git.js';
 import { dirtyPaths } from './worktree-task.js';
 import { listWorktrees, recordedBase, recordedBaseRef, type Trees } from './worktree.js';

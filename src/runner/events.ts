@@ -1,4 +1,4 @@
-import { passedOverLine } from '../unclaimable.js';
+import { passedOverLine } from '../board/unclaimable.js';
 import type { StopSignal } from './types.js';
 
 /** What a runner reports, one event at a time; `--events FILE` writes each as a JSON line. */
