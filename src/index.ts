@@ -1,8 +1,8 @@
 // Buffer and NodeJS appear in the declarations: bring in Node's types for the importer, whose compiler (TypeScript 6+) loads no @types package by default.
 /// <reference types="node" preserve="true" />
 export { Board, DEFAULT_LEASE } from './file/board.js';
-export { openBoard } from './board/open.js';
-export type { AnyBoard, OpenOptions } from './board/open.js';
+export { openBoard } from './open.js';
+export type { AnyBoard, OpenOptions } from './open.js';
 export { PgBoard } from './pg/board.js';
 export type { PgBoardOptions } from './pg/board.js';
 export type { BoardOptions } from './file/board.js';

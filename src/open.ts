@@ -1,8 +1,8 @@
-import { isPgUrl } from '../pg/url.js';
-import { redactUrl } from '../pg/redact.js';
-import { PgBoard, type PgBoardOptions } from '../pg/board.js';
-import { Board, type BoardOptions } from '../file/board.js';
-import { usage } from '../errors.js';
+import { isPgUrl } from './pg/url.js';
+import { redactUrl } from './pg/redact.js';
+import { PgBoard, type PgBoardOptions } from './pg/board.js';
+import { Board, type BoardOptions } from './file/board.js';
+import { usage } from './errors.js';
 
 export type OpenOptions = BoardOptions & PgBoardOptions;
 
