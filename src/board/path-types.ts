@@ -1,7 +1,7 @@
 import type { PathMode } from '../format/paths.js';
 import type { Task } from '../format/task.js';
 
-// Path locks as every board offers them (the file board here; a database board
+// Path locks as every board offers them (the file board in src/file/; a database board
 // implements the same methods over a table of locks), so callers never ask
 // which board they hold.
 
