@@ -24,7 +24,7 @@ import { checkBy } from '../board/checks.js';
 import { addRequest, claimRequest, doneRequest, failRequest, holderRequest, nextRequest, reapRequest, reopenRequest, retryRequest, type HolderRequest } from '../board/requests.js';
 import { parkedIsConflict, reapedOf } from '../board/park.js';
 import { formatClaimedAt } from '../format/marker.js';
-import type { ClaimOptions, HistoryEvent, HolderOptions, NextOptions, PassedOver, ReapOptions, Reaped, RetryOptions, Survey, TaskBoard } from '../board/types.js';
+import type { ChangeSource, ClaimOptions, HistoryEvent, HolderOptions, NextOptions, PassedOver, ReapOptions, Reaped, RetryOptions, Survey, TaskBoard } from '../board/types.js';
 
 export type { HolderOptions, NextOptions } from '../board/types.js';
 import { checkPaths, listPaths } from './list-paths.js';
@@ -85,6 +85,17 @@ export class Board implements TaskBoard, PathLocking {
 
   get location(): string {
     return this.path;
+  }
+
+  /** The path: a file board has no secret to leave out. */
+  get handOff(): string {
+    return this.path;
+  }
+
+  /** The board's directory's notifications, and a poll behind them. */
+  async changes(): Promise<ChangeSource> {
+    const { FileChanges } = await import('./changes.js');
+    return new FileChanges(this.path);
   }
 
   /** Which lock this board takes: `flock`, or `mkdir` when chosen. Throws IO when flock is wanted and neither fs-ext nor koffi loads. */

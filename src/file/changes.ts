@@ -1,12 +1,6 @@
 import { statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { isPgUrl } from '../pg/url.js';
-
-/** Tells a watcher the board may have changed: it then reads it again. */
-export interface ChangeSource {
-  start(poke: () => void): void;
-  close(): Promise<void>;
-}
+import type { ChangeSource } from '../board/types.js';
 
 /** File board: 2 s. A change notification comes at once; the poll covers what it misses (a network file system, a watch that failed). */
 export const FILE_POLL_MS = 2000;
@@ -16,13 +10,6 @@ export const FILE_POLL_MS = 2000;
  * left alone longer costs the poll a stat, however large it is.
  */
 const RACY_MS = 3000;
-
-/** Where a board's changes come from: its directory's notifications (file), or LISTEN/NOTIFY (PostgreSQL). */
-export async function changesOf(location: string): Promise<ChangeSource> {
-  if (!isPgUrl(location)) return new FileChanges(location);
-  const { PgChanges } = await import('../pg/changes.js');
-  return new PgChanges(location);
-}
 
 /**
  * fs.watch on the board's directory, not the file: a writer that replaces
