@@ -6,6 +6,8 @@ import Database from 'better-sqlite3';
 import { parseTasks, PgBoard } from 'mdclaim';
 import { pgBoardUrl } from './pg.js';
 import { createTaskDb } from './claimers.js';
+import { claimCpu, medianCpu, type ClaimCpu } from './cpu.js';
+import { PHASES, type ClaimSplit } from './fs-split.js';
 import { boardText, CLAIMED, progress, quantile, rotate, spread, tempDir, WARM_CLAIMS, type Spread } from './util.js';
 import type { WorkerJob, WorkerReport } from './worker.js';
 
@@ -40,6 +42,8 @@ export interface ContendedFigures {
   p99WarmMs: number;
   worstWarmMs: number;
   busyRetries: number;
+  /** CPU of the claimer processes per claim, median over the runs. */
+  cpu: ClaimCpu;
   checks: DrainCheck[];
 }
 
@@ -49,6 +53,8 @@ export interface ContendedResult {
   rounds: number;
   claimers: Partial<Record<Kind, ContendedFigures>> & Record<'mdclaim' | 'sqlite' | 'lockfile', ContendedFigures>;
   ratios: Array<{ a: Kind; b: Kind; ratio: Spread }>;
+  /** One more run of mdclaim and of the floor with each claim split by phase (µs, mean over the claims past each process's first WARM_CLAIMS). */
+  split: Partial<Record<Kind, ClaimSplit>>;
   allChecksPassed: boolean;
 }
 
@@ -137,11 +143,19 @@ interface RunResult {
   /** Each process's claims after its first WARM_CLAIMS. */
   warmMs: number[];
   busy: number;
+  cpu: ClaimCpu;
+  split?: ClaimSplit;
   check: DrainCheck;
 }
 
+/** What the caller measures around a race: once every worker is ready, and once all have reported, before they let go of their connections. */
+export interface RaceHooks {
+  ready?: () => Promise<void>;
+  reported?: (reports: WorkerReport[]) => Promise<void>;
+}
+
 /** Fork one worker per job, let them all get ready, start them together and collect their reports; none is left running. */
-export async function raceWorkers(jobs: WorkerJob[], execArgv: string[] = []): Promise<WorkerReport[]> {
+export async function raceWorkers(jobs: WorkerJob[], execArgv: string[] = [], hooks: RaceHooks = {}): Promise<WorkerReport[]> {
   const children: ChildProcess[] = [];
   const exits: Array<Promise<number | null>> = [];
   try {
@@ -153,9 +167,12 @@ export async function raceWorkers(jobs: WorkerJob[], execArgv: string[] = []): P
       ready.push(once(child, (m) => m === 'ready'));
     }
     await Promise.all(ready);
+    await hooks.ready?.();
     const reports = children.map((c) => once<WorkerReport>(c, (m) => typeof m === 'object' && m !== null && 'latUs' in m));
     for (const c of children) c.send('go');
     const done = await Promise.all(reports);
+    await hooks.reported?.(done);
+    for (const c of children) c.send('bye');
     const codes = await Promise.all(exits);
     if (codes.some((c) => c !== 0)) throw new Error(`${jobs[0]?.kind}: a worker exited with ${codes.join(',')}`);
     return done;
@@ -165,7 +182,7 @@ export async function raceWorkers(jobs: WorkerJob[], execArgv: string[] = []): P
 }
 
 /** Fork the workers, let them get ready, start them together, drain the board, then check it. */
-async function run(kind: Kind, cfg: ContendedConfig): Promise<RunResult> {
+async function run(kind: Kind, cfg: ContendedConfig, split = false): Promise<RunResult> {
   const dir = tempDir(`c-${kind}`);
   let path: string;
   let board: PgBoard | null = null;
@@ -181,7 +198,7 @@ async function run(kind: Kind, cfg: ContendedConfig): Promise<RunResult> {
     writeFileSync(path, boardText(cfg.tasks));
   }
   const execArgv = kind === 'mdclaim-koffi' ? ['--require', NO_FS_EXT] : [];
-  const jobs = Array.from({ length: cfg.workers }, (_, i): WorkerJob => ({ kind, path, by: `w${i}`, log: join(dir, `w${i}.log`) }));
+  const jobs = Array.from({ length: cfg.workers }, (_, i): WorkerJob => ({ kind, path, by: `w${i}`, log: join(dir, `w${i}.log`), ...(split ? { split } : {}) }));
   const done = await raceWorkers(jobs, execArgv);
   const start = done.reduce((m, r) => (BigInt(r.start) < m ? BigInt(r.start) : m), BigInt(done[0]!.start));
   const end = done.reduce((m, r) => (BigInt(r.end) > m ? BigInt(r.end) : m), BigInt(done[0]!.end));
@@ -197,8 +214,15 @@ async function run(kind: Kind, cfg: ContendedConfig): Promise<RunResult> {
     latMs: done.flatMap((r) => r.latUs.map((u) => u / 1000)),
     warmMs: done.flatMap((r) => r.latUs.slice(WARM_CLAIMS).map((u) => u / 1000)),
     busy: done.reduce((s, r) => s + r.busy, 0),
+    cpu: claimCpu(done),
+    ...(split ? { split: meanSplit(done.flatMap((r) => (r.split ? [r.split] : []))) } : {}),
     check: board ? check('mdclaim', join(dir, 'export.md'), cfg.tasks, logs) : check(kind, path, cfg.tasks, logs),
   };
+}
+
+/** The mean of each phase over the workers. */
+function meanSplit(splits: readonly ClaimSplit[]): ClaimSplit {
+  return Object.fromEntries(PHASES.map((k) => [k, splits.reduce((n, x) => n + x[k], 0) / Math.max(splits.length, 1)])) as unknown as ClaimSplit;
 }
 
 /** Case 2: many processes draining one board at once, each way of claiming in turn, round after round. */
@@ -208,6 +232,7 @@ export async function contended(cfg: ContendedConfig): Promise<ContendedResult> 
   const lats = new Map<Kind, number[]>(KINDS.map((k) => [k, []]));
   const warm = new Map<Kind, number[]>(KINDS.map((k) => [k, []]));
   const busy = new Map<Kind, number>(KINDS.map((k) => [k, 0]));
+  const cpu = new Map<Kind, ClaimCpu[]>(KINDS.map((k) => [k, []]));
   const checks = new Map<Kind, DrainCheck[]>(KINDS.map((k) => [k, []]));
   for (let r = 0; r < cfg.rounds; r++) {
     for (const kind of rotate(KINDS, r)) {
@@ -217,9 +242,17 @@ export async function contended(cfg: ContendedConfig): Promise<ContendedResult> 
       lats.get(kind)!.push(...res.latMs);
       warm.get(kind)!.push(...res.warmMs);
       busy.set(kind, busy.get(kind)! + res.busy);
+      cpu.get(kind)!.push(res.cpu);
       checks.get(kind)!.push(res.check);
       if (!res.check.ok) progress(`contended: ${kind} DRAIN CHECK FAILED: ${res.check.problems.join('; ')}`);
     }
+  }
+  const split: Partial<Record<Kind, ClaimSplit>> = {};
+  for (const kind of ['mdclaim', 'floor'] as const) {
+    progress(`contended: ${kind}, ${cfg.workers} processes, each claim split by phase`);
+    const res = await run(kind, cfg, true);
+    checks.get(kind)!.push(res.check);
+    if (res.split) split[kind] = res.split;
   }
   const claimers = {} as Record<Kind, ContendedFigures>;
   for (const k of KINDS) {
@@ -232,6 +265,7 @@ export async function contended(cfg: ContendedConfig): Promise<ContendedResult> 
       p99WarmMs: quantile(warm.get(k)!, 0.99),
       worstWarmMs: quantile(warm.get(k)!, 1),
       busyRetries: busy.get(k)!,
+      cpu: medianCpu(cpu.get(k)!),
       checks: checks.get(k)!,
     };
   }
@@ -241,6 +275,7 @@ export async function contended(cfg: ContendedConfig): Promise<ContendedResult> 
     workers: cfg.workers,
     rounds: cfg.rounds,
     claimers,
+    split,
     ratios: [ratio('mdclaim', 'floor'), ratio('mdclaim-koffi', 'floor'), ratio('mdclaim-koffi', 'mdclaim'), ratio('mdclaim', 'sqlite'), ratio('mdclaim', 'lockfile'), ...(cfg.pg ? [ratio('postgres', 'sqlite'), ratio('mdclaim', 'postgres')] : [])],
     allChecksPassed: KINDS.every((k) => checks.get(k)!.every((c) => c.ok)),
   };

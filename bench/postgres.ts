@@ -9,7 +9,9 @@ import { PG_URL } from './pg.js';
 import { explainNext, type ExplainRow } from './pg-explain.js';
 import { blockedAboveText, firstHalfClaimedText, halfClaimedText, shape } from './pg-shapes.js';
 import { fillSkipLocked, readSkipLocked } from './skip-locked.js';
-import { boardText, progress, quantile, rotate, spread, tempDir, type Spread } from './util.js';
+import { claimCpu, medianCpu, type ClaimCpu } from './cpu.js';
+import { ownBackends, watchServer, type ServerFigures } from './pg-server.js';
+import { boardText, progress, quantile, rotate, spread, tempDir, WARM_CLAIMS, type Spread } from './util.js';
 import type { WorkerJob, WorkerReport } from './worker.js';
 
 // Case 7: the PostgreSQL board beside a plain SKIP LOCKED claimer and graphile-worker, on one server, in one database of its own.
@@ -43,6 +45,14 @@ export interface PgFigures {
   claimsPerSec: Spread;
   p50Ms: number;
   p99Ms: number;
+  /** p99 of the claims past each process's first WARM_CLAIMS: the tail once its start-up is behind it. */
+  p99WarmMs: number;
+  /** The claimer processes' CPU per claim (median over the rounds). */
+  cpu: ClaimCpu;
+  /** Their server backends' CPU per claim (median over the rounds; absent where /proc cannot show it). */
+  serverCpuUs?: number;
+  /** What their backends were doing, sampled through every round (see pg-server.ts). */
+  server: { samples: number; share: Record<string, number>; lockWaiting: number };
   checks: PgCheck[];
 }
 
@@ -69,6 +79,8 @@ export interface PostgresResult {
   bigOverSmall: { tasks: [number, number]; ratio: Spread };
   /** mdclaim-pg on the small board, round by round: the most processes over the next most. */
   manyOverFew: { procs: [number, number]; ratio: Spread };
+  /** Each claimer on the small board, round by round: each count of processes over one process. */
+  overOne: Array<{ kind: PgKind; procs: number; ratio: Spread }>;
   halfClaimed: ShapeFigures;
   blockedAbove: ShapeFigures & { blocked: number };
   /** EXPLAIN ANALYZE of the board's own `next`: one row a board of `explainTasks`, then the ⏰ board. */
@@ -148,6 +160,9 @@ async function check(env: Env, kind: PgKind, board: string, tasks: number, claim
 interface RoundRun {
   claimsPerSec: number;
   latMs: number[];
+  warmMs: number[];
+  cpu: ClaimCpu;
+  server: ServerFigures;
   check: PgCheck;
 }
 
@@ -165,7 +180,14 @@ async function runOnce(env: Env, kind: PgKind, tasks: number, claims: number, pr
   const jobs = Array.from({ length: procs }, (_, i): WorkerJob => ({
     kind: kind === 'mdclaim-pg' ? 'postgres' : kind, path, by: `w${i}`, log: join(dir, `w${i}.log`), ...limit, warm: true,
   }));
-  const done: WorkerReport[] = await raceWorkers(jobs);
+  // The bench's own connections, open before any claimer's: every other backend of the database is a claimer's.
+  const mine = await ownBackends(env.sql);
+  let watch: Awaited<ReturnType<typeof watchServer>> | undefined;
+  let server: ServerFigures | undefined;
+  const done: WorkerReport[] = await raceWorkers(jobs, [], {
+    ready: async () => void (watch = await watchServer(env.sql, mine)),
+    reported: async (reports) => void (server = await watch!.stop(reports.reduce((n, r) => n + r.claims, 0))),
+  });
   const start = done.reduce((m, r) => (BigInt(r.start) < m ? BigInt(r.start) : m), BigInt(done[0]!.start));
   const end = done.reduce((m, r) => (BigInt(r.end) > m ? BigInt(r.end) : m), BigInt(done[0]!.end));
   const logs = new Map(done.map((r, i) => [r.by, readFileSync(join(dir, `w${i}.log`), 'utf8').split('\n').filter(Boolean)]));
@@ -173,8 +195,19 @@ async function runOnce(env: Env, kind: PgKind, tasks: number, claims: number, pr
   return {
     claimsPerSec: total / (Number(end - start) / 1e9),
     latMs: done.flatMap((r) => r.latUs.map((u) => u / 1000)),
+    warmMs: done.flatMap((r) => r.latUs.slice(WARM_CLAIMS).map((u) => u / 1000)),
+    cpu: claimCpu(done),
+    server: server!,
     check: await check(env, kind, board, tasks, claims, logs),
   };
+}
+
+/** The samples of several rounds as one. */
+function pooledSamples(runs: readonly ServerFigures[]): PgFigures['server'] {
+  const samples = runs.reduce((n, r) => n + r.samples, 0);
+  const share: Record<string, number> = {};
+  for (const r of runs) for (const [k, v] of Object.entries(r.share)) share[k] = (share[k] ?? 0) + (v * r.samples) / Math.max(samples, 1);
+  return { samples, share, lockWaiting: runs.reduce((n, r) => n + r.lockWaiting * r.samples, 0) / Math.max(samples, 1) };
 }
 
 /** Case 7: claims/s and latency of the three PostgreSQL claimers, interleaved run by run; then two board shapes. */
@@ -193,7 +226,10 @@ export async function postgres(cfg: PostgresConfig): Promise<PostgresResult> {
     const key = (p: (typeof points)[number], k: PgKind) => `${p.tasks} ${p.procs} ${k}`;
     const rates = new Map<string, number[]>();
     const lats = new Map<string, number[]>();
+    const warms = new Map<string, number[]>();
     const checks = new Map<string, PgCheck[]>();
+    const cpus = new Map<string, ClaimCpu[]>();
+    const servers = new Map<string, ServerFigures[]>();
     const push = <T>(m: Map<string, T[]>, k: string, x: T[]) => m.set(k, [...(m.get(k) ?? []), ...x]);
     for (let r = 0; r < cfg.rounds; r++) {
       for (const p of rotate(points, r)) {
@@ -202,7 +238,10 @@ export async function postgres(cfg: PostgresConfig): Promise<PostgresResult> {
           const res = await runOnce(env, kind, p.tasks, p.claims, p.procs);
           push(rates, key(p, kind), [res.claimsPerSec]);
           push(lats, key(p, kind), res.latMs);
+          push(warms, key(p, kind), res.warmMs);
           push(checks, key(p, kind), [res.check]);
+          push(cpus, key(p, kind), [res.cpu]);
+          push(servers, key(p, kind), [res.server]);
           if (!res.check.ok) progress(`postgres: ${kind} DRAIN CHECK FAILED: ${res.check.problems.join('; ')}`);
         }
       }
@@ -212,7 +251,16 @@ export async function postgres(cfg: PostgresConfig): Promise<PostgresResult> {
       const claimers = {} as Record<PgKind, PgFigures>;
       for (const k of PG_KINDS) {
         const lat = lats.get(key(p, k))!;
-        claimers[k] = { claimsPerSec: spread(rates.get(key(p, k))!), p50Ms: quantile(lat, 0.5), p99Ms: quantile(lat, 0.99), checks: checks.get(key(p, k))! };
+        const sv = servers.get(key(p, k))!;
+        const serverCpu = sv.map((x) => x.cpuUsPerClaim);
+        const serverCpuUs = serverCpu.every((x) => x !== undefined) ? { serverCpuUs: quantile(serverCpu as number[], 0.5) } : {};
+        claimers[k] = {
+          claimsPerSec: spread(rates.get(key(p, k))!), p50Ms: quantile(lat, 0.5), p99Ms: quantile(lat, 0.99), p99WarmMs: quantile(warms.get(key(p, k))!, 0.99),
+          cpu: medianCpu(cpus.get(key(p, k))!),
+          ...serverCpuUs,
+          server: pooledSamples(sv),
+          checks: checks.get(key(p, k))!,
+        };
       }
       const ratios = (['skip-locked', 'graphile-worker'] as const).map((b) => ({ a: 'mdclaim-pg', b, ratio: perRound(key(p, 'mdclaim-pg'), key(p, b)) }));
       return { ...p, claimers, ratios };
@@ -236,6 +284,9 @@ export async function postgres(cfg: PostgresConfig): Promise<PostgresResult> {
       points: out,
       bigOverSmall: { tasks: [big.tasks, small.tasks], ratio: perRound(key(big, 'mdclaim-pg'), key({ ...small, procs: 1 }, 'mdclaim-pg')) },
       manyOverFew: { procs: [many!, few!], ratio: perRound(key({ ...small, procs: many! }, 'mdclaim-pg'), key({ ...small, procs: few! }, 'mdclaim-pg')) },
+      overOne: cfg.procs.includes(1)
+        ? PG_KINDS.flatMap((k) => cfg.procs.filter((n) => n > 1).map((n) => ({ kind: k, procs: n, ratio: perRound(key({ ...small, procs: n }, k), key({ ...small, procs: 1 }, k)) })))
+        : [],
       halfClaimed: { tasks: cfg.halfTasks, claims: half.length, p50Ms: quantile(half, 0.5), p99Ms: quantile(half, 0.99) },
       blockedAbove: { tasks: cfg.blocked + 1 + cfg.shapeClaims * 2, blocked: cfg.blocked, claims: blocked.length, p50Ms: quantile(blocked, 0.5), p99Ms: quantile(blocked, 0.99) },
       explain,

@@ -4,7 +4,8 @@ import Database from 'better-sqlite3';
 import { openBoard } from 'mdclaim';
 import { floorClaim, lockfileClaim, sqliteClaim } from './claimers.js';
 import { skipLockedClaimer } from './skip-locked.js';
-import { clock, toUs } from './util.js';
+import { clock, toUs, WARM_CLAIMS } from './util.js';
+import { PHASES, splitClaims, type ClaimSplit } from './fs-split.js';
 
 /** What the parent sends a contended-case worker. */
 export interface WorkerJob {
@@ -22,6 +23,8 @@ export interface WorkerJob {
    * skip-locked only).
    */
   warm?: boolean;
+  /** Split each claim of a file claimer by phase (see fs-split.ts): a run of its own, as the split costs a little. */
+  split?: boolean;
 }
 
 /** What a worker sends back when its board is drained. */
@@ -34,6 +37,15 @@ export interface WorkerReport {
   latUs: number[];
   /** SQLITE_BUSY errors that escaped busy_timeout and were retried. */
   busy: number;
+  /**
+   * This process's CPU over its drain (process.cpuUsage, µs: its helper threads too, not its
+   * children), and over its first WARM_CLAIMS claims: what a claim costs, and how much of it a
+   * fresh process pays once.
+   */
+  cpuUs: { user: number; system: number };
+  firstCpuUs: { user: number; system: number } | null;
+  /** With `split`: the mean µs of each phase over the claims past the first WARM_CLAIMS. */
+  split?: ClaimSplit;
 }
 
 /** What a worker holds open past its drain (a connection), closed before it leaves. */
@@ -93,12 +105,18 @@ function send(msg: unknown): Promise<void> {
   return new Promise((resolve, reject) => process.send!(msg, undefined, {}, (err) => (err ? reject(err) : resolve())));
 }
 
+/** The phases of this process's claims, when the job asks for them (set once the job is read). */
+let splitter: ReturnType<typeof splitClaims> | null = null;
+const phases: ClaimSplit = { lock: 0, read: 0, decide: 0, write: 0, verify: 0, release: 0 };
+let splitClaimsSeen = 0;
+
 interface Drained {
   got: string[];
   latUs: number[];
   start: bigint;
   end: bigint;
   busy: number;
+  firstCpu: NodeJS.CpuUsage | null;
 }
 
 /** Claim until the board runs dry (or `limit` claims), timing each claim. */
@@ -106,11 +124,14 @@ async function pull(claim: ReturnType<typeof claimerFor>, limit: number | undefi
   const latUs: number[] = [];
   const got: string[] = [];
   let busy = 0;
+  let firstCpu: NodeJS.CpuUsage | null = null;
+  const cpu0 = process.cpuUsage();
   const start = clock();
   let end = start;
   while (limit === undefined || got.length < limit) {
     const t0 = clock();
     let text: string | null;
+    splitter?.begin();
     try {
       const r = claim();
       text = r instanceof Promise ? await r : r;
@@ -123,12 +144,18 @@ async function pull(claim: ReturnType<typeof claimerFor>, limit: number | undefi
       throw err;
     }
     const t1 = clock();
+    const split = splitter?.end();
     if (text === null) break;
+    if (split && got.length >= WARM_CLAIMS) {
+      for (const k of PHASES) phases[k] += split[k];
+      splitClaimsSeen++;
+    }
     latUs.push(toUs(t1 - t0));
     got.push(text);
     end = t1;
+    if (got.length === WARM_CLAIMS) firstCpu = process.cpuUsage(cpu0);
   }
-  return { got, latUs, start, end, busy };
+  return { got, latUs, start, end, busy, firstCpu };
 }
 
 /** graphile-worker hands jobs to its task rather than being asked: a claim's latency is the time since the last task began (the first: since go). */
@@ -138,20 +165,29 @@ async function pushed(url: string, limit: number | undefined): Promise<() => Pro
   return async () => {
     const d = await worker.go();
     const latUs = d.stamps.map((t, i) => toUs(t - (i === 0 ? d.start : d.stamps[i - 1]!)));
-    return { got: d.got, latUs, start: d.start, end: d.stamps.at(-1) ?? d.start, busy: 0 };
+    return { got: d.got, latUs, start: d.start, end: d.stamps.at(-1) ?? d.start, busy: 0, firstCpu: null };
   };
 }
 
 // The job comes in argv, not a message, so it cannot arrive before this module has loaded.
 const job = JSON.parse(process.argv[2]!) as WorkerJob;
+if (job.split) splitter = splitClaims(job.path);
 const drain = job.kind === 'graphile-worker' ? await pushed(job.path, job.limit) : ((claim) => () => pull(claim, job.limit))(claimerFor(job));
 process.once('message', async () => {
+  const cpu0 = process.cpuUsage();
   const d = await drain();
+  const cpu = process.cpuUsage(cpu0);
   if (job.kind.startsWith('mdclaim')) assertProvider(job.kind === 'mdclaim-koffi' ? 'koffi' : 'fs-ext');
   // The log the parent checks against the board: one claimed task per line.
   writeFileSync(job.log, d.got.map((t) => t + '\n').join(''));
-  const report: WorkerReport = { by: job.by, claims: d.got.length, start: String(d.start), end: String(d.end), latUs: d.latUs, busy: d.busy };
+  const report: WorkerReport = {
+    by: job.by, claims: d.got.length, start: String(d.start), end: String(d.end), latUs: d.latUs, busy: d.busy,
+    cpuUs: { user: cpu.user, system: cpu.system }, firstCpuUs: d.firstCpu && { user: d.firstCpu.user, system: d.firstCpu.system },
+    ...(splitter && splitClaimsSeen > 0 ? { split: Object.fromEntries(PHASES.map((k) => [k, phases[k] / splitClaimsSeen])) as unknown as ClaimSplit } : {}),
+  };
   await send(report);
+  // Connections stay open until the parent has read what it measures of them (their server processes' CPU).
+  await new Promise((resolve) => process.once('message', resolve));
   for (const close of closers) await close();
   process.disconnect();
 });

@@ -56,6 +56,14 @@ describe('bench --quick --json', () => {
     expect(r.uncontended.ratios.length).toBeGreaterThanOrEqual(2);
     for (const k of ['mdclaim', 'floor', 'sqlite', 'lockfile']) expect(r.contended.claimers[k].claimsPerSec.median).toBeGreaterThan(0);
     for (const k of ['mdclaim', 'floor']) expect(r.contended.claimers[k].worstMs).toBeGreaterThanOrEqual(r.contended.claimers[k].p99Ms);
+    // Where the time goes: every claimer's CPU per claim, and mdclaim's and the floor's claims split by phase.
+    for (const c of Object.values<Json>(r.contended.claimers)) expect(c.cpu.totalUs).toBeGreaterThan(0);
+    for (const k of ['mdclaim', 'floor']) {
+      const split = r.contended.split[k];
+      expect(Object.keys(split)).toEqual(['lock', 'read', 'decide', 'write', 'verify', 'release']);
+      for (const [phase, us] of Object.entries<number>(split)) expect(us, `${k} ${phase}`).toBeGreaterThanOrEqual(0);
+      expect(split.read + split.write).toBeGreaterThan(0);
+    }
     // The PostgreSQL board joins when its server answers (the bench says so on stderr when it does not).
     const pg = 'postgres' in r.contended.claimers ? ['postgres/sqlite', 'mdclaim/postgres'] : [];
     // The flock through koffi races beside fs-ext's where koffi loads.
@@ -88,12 +96,16 @@ describe('bench --quick --json', () => {
         expect(c.p50Ms).toBeGreaterThan(0);
         expect(c.p99Ms).toBeGreaterThanOrEqual(c.p50Ms);
         for (const chk of c.checks) expect(chk, chk.problems.join('; ')).toMatchObject({ ok: true, problems: [] });
+        // Where the time goes: the claimers' CPU per claim, and their backends sampled.
+        expect(c.cpu.totalUs).toBeGreaterThan(0);
+        expect(c.server.samples).toBeGreaterThan(0);
       }
       expect(x.ratios.map((y: Json) => `${y.a}/${y.b}`)).toEqual(['mdclaim-pg/skip-locked', 'mdclaim-pg/graphile-worker']);
       for (const y of x.ratios) expect(y.ratio.median).toBeGreaterThan(0);
     }
     expect(p.bigOverSmall.ratio.median).toBeGreaterThan(0);
     expect(p.manyOverFew.ratio.median).toBeGreaterThan(0);
+    expect(p.overOne.map((x: Json) => `${x.kind} ${x.procs}`)).toEqual(['mdclaim-pg 4', 'skip-locked 4', 'graphile-worker 4']);
     for (const s of [p.halfClaimed, p.blockedAbove]) expect(s.claims > 0 && s.p50Ms > 0 && s.p99Ms >= s.p50Ms).toBe(true);
     // EXPLAIN ANALYZE of the board's own next: the boards with their first half claimed, then the one below the ⏰ tasks.
     expect(p.explain.map((x: Json) => `${x.tasks} ${x.blocked}`)).toEqual(['200 0', '1000 0', '241 200']);
@@ -118,7 +130,7 @@ describe('bench --quick --json', () => {
   });
 
   it('gives a verdict (met, missed or not run) for every target', () => {
-    expect(doc.targets.map((t: Json) => t.id)).toEqual(['1a', '1b', '2a', '2b', '2c', '2d', '2e', '3a', '3b', '3c', '3d', '3e', '3f', '3g', '4a', '4b', '4c', '4d', '7a', '7b', '7c', '7d', '7e', '7f', '7g', '7h', '7i']);
+    expect(doc.targets.map((t: Json) => t.id)).toEqual(['1a', '1b', '2a', '2b', '2c', '2d', '2e', '3a', '3b', '3c', '3d', '3e', '3f', '3g', '4a', '4b', '4c', '4d', '7a', '7b', '7c', '7d', '7e', '7f', '7g', '7h', '7i', '7j']);
     for (const t of doc.targets) expect([true, false, null]).toContain(t.met);
   });
 });

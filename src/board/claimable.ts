@@ -79,7 +79,8 @@ export type Blocker<A = unknown, H = unknown> =
   | { kind: 'claimed' }
   | { kind: 'retry'; notBefore: string }
   | { kind: 'above'; task: A }
-  | { kind: 'path'; hold: H };
+  | { kind: 'path'; hold: H }
+  | { kind: 'line'; reason: string };
 
 /**
  * A task and the board around it, as the claimable rule reads them. Each

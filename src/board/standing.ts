@@ -5,6 +5,7 @@ import type { Task } from '../format/task.js';
 import { blockerOf, blockingHold, cutoff, holdsPaths, isLapsed, type Blocker, type Candidate, type Cutoff, type ModedPath } from './claimable.js';
 import { attemptsOfTask } from './park.js';
 import type { HeldPath } from './path-types.js';
+import { textRefusal } from './unclaimable.js';
 
 // The claimable rules (claimable.ts) read from tasks as every board's list()
 // returns them, for views that see a board only through its interface.
@@ -84,8 +85,21 @@ export function answers(tasks: readonly Task[], now: Cutoff, holds: readonly Tas
       hold: () => (t.writes === undefined && t.reads === undefined ? null : blockingHold({ writes: t.writes ?? [], reads: t.reads ?? [] }, holds.filter((h) => h.task !== t))),
     };
     if (t.status !== 'done') notDone ??= t;
-    return named(blockerOf(candidate, now));
+    return lineRule(t, named(blockerOf(candidate, now)));
   });
+}
+
+/**
+ * The answer with what the task's own line says (textRefusal): a task its
+ * text keeps from being claimed is claimable by no one until the line is
+ * fixed, whatever else stands in its way now, though no status or live claim
+ * keeps it. Both boards' surveys ask it, so `claimable` in a listing is what
+ * `claim` of the task does (which refuses it as a usage error naming the line).
+ */
+export function lineRule(t: Task, b: TaskBlocker | null): TaskBlocker | null {
+  if (b?.kind === 'status' || b?.kind === 'claimed') return b;
+  const reason = textRefusal(t.text);
+  return reason === null ? b : { kind: 'line', reason };
 }
 
 /** A blocker with its tasks named by id, as a board answers. */
@@ -134,6 +148,8 @@ export interface Standing {
   attempts?: number;
   /** A retry whose time has not come: milliseconds until it may be claimed. */
   retryInMs?: number;
+  /** A task its own line keeps from being claimed: why (fix the line to claim it). */
+  refused?: string;
 }
 
 /** How each task stands at `nowMs`, by the board's answers (see TaskBoard.survey), so a listing and a claim never disagree. */
@@ -152,6 +168,7 @@ function standing(t: Task, nowMs: number, now: Cutoff, b: TaskBlocker | null): O
     if (state === 'untimed' || t.expiresAt === undefined) return {};
     return { timeLeftMs: Date.parse(t.expiresAt) - nowMs, lapsed: state === 'lapsed' };
   }
+  if (b?.kind === 'line') return { refused: b.reason };
   if (!waits(t, b)) return {};
   if (b.kind === 'retry') return { retryInMs: Date.parse(b.notBefore) - nowMs };
   if (b.kind === 'path') return { blockedBy: b.hold };

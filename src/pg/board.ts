@@ -3,7 +3,7 @@ import { addRequest, claimRequest, doneRequest, failRequest, holderRequest, next
 import { parkedIsConflict, parkedView, reapedOf } from '../board/park.js';
 import { parseDuration } from '../board/duration.js';
 import type { ChangeSource, ClaimOptions, HistoryEvent, HolderOptions, NextOptions, ReapOptions, Reaped, RetryOptions, Survey, TaskBoard } from '../board/types.js';
-import type { TaskBlocker } from '../board/standing.js';
+import { lineRule, type TaskBlocker } from '../board/standing.js';
 import { pathList, pathRequest } from '../board/path-options.js';
 import type { CheckPathsOptions, HeldPath, LockPathsOptions, PathLocking, UnlockPathsOptions } from '../board/path-types.js';
 import { MdclaimError, usage } from '../errors.js';
@@ -96,7 +96,8 @@ export class PgBoard implements TaskBoard, PathLocking {
   async survey(): Promise<Survey> {
     const board = await this.board();
     const rows = await this.db.with((c) => c.query<TaskRow & { blocker: TaskBlocker | null }>(SURVEY, [board]));
-    return { tasks: rows.map(toTask), blockers: rows.map((r) => r.blocker) };
+    const tasks = rows.map(toTask);
+    return { tasks, blockers: rows.map((r, i) => lineRule(tasks[i]!, r.blocker)) };
   }
 
   async next(options: NextOptions): Promise<Task | null> {

@@ -41,3 +41,21 @@ describe.each(kinds)('a task that cannot be claimed on the $name board', (kind) 
     expect((await board.list()).map((t) => t.status)).toEqual(['open', 'done', 'open']);
   });
 });
+
+describe.each(kinds)('a listing of a task its own line keeps from being claimed on the $name board', (kind) => {
+  it('says claimable: false and why, as claim of it refuses it, and claimable: true for the tasks claim takes', async () => {
+    const text = '# Work\n\n- [ ] Port the parser {writes: ../outside.ts}\n- [ ] check the "x // Failed: y" case\n- [ ] Write the guide\n';
+    const { location: f, board } = await kind.make(text);
+    const listed = JSON.parse(mdclaim(['list', '--file', f, '--json']).stdout) as { tasks: { id: string; claimable: boolean; refused?: string }[] };
+    expect(listed.tasks.map((t) => [t.claimable, t.refused])).toEqual([
+      [false, 'declares path "../outside.ts" leaves the board\'s directory'],
+      [false, 'holds "// Failed:" in its text, where only a failure\'s reason may follow'],
+      [true, undefined],
+    ]);
+    // What claim of each does, in the same order: the two refused in one usage line naming the line, the third taken.
+    const claims = listed.tasks.map((t) => mdclaim(['claim', t.id, '--file', f, '--by', 'a']).status);
+    expect(claims).toEqual([2, 2, 0]);
+    expect(mdclaim(['list', '--file', f]).stdout).toContain('open, not claimable: its line declares path "../outside.ts"');
+    await board.close?.();
+  });
+});

@@ -53,5 +53,6 @@ function standingText(t: Task, s: Standing): string {
   if (s.timeLeftMs !== undefined) return `${t.status}${by}, ${spanAhead(s.timeLeftMs)} left`;
   if (s.retryInMs !== undefined) return `${t.status}, retry in ${spanAhead(s.retryInMs)}`;
   if (s.blockedBy) return `${t.status}, blocked by ${s.blockedBy.by ?? 'someone unnamed'} on ${s.blockedBy.task} (${s.blockedBy.path})`;
+  if (s.refused !== undefined) return `${t.status}, not claimable: its line ${s.refused}`;
   return t.status + by;
 }

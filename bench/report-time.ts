@@ -1,0 +1,91 @@
+import type { ContendedResult } from './contended.js';
+import { PHASES } from './fs-split.js';
+import type { PgKind, PostgresResult } from './postgres.js';
+import { num, type Table } from './table.js';
+import { WARM_CLAIMS } from './util.js';
+
+// Where a claim's time goes, as the report shows it: tables of CPU per claim and of a file claim's
+// phases, and the reasons a missed target is given from them.
+
+const SPLIT_NAMES: Record<(typeof PHASES)[number], string> = {
+  lock: 'lock wait', read: 'open + read', decide: 'scan + decide + check (JS)', write: 'write', verify: 'read back + board check', release: 'close, unlock, result',
+};
+
+const orDash = (x: number | undefined): string => (x === undefined ? '–' : num(x));
+const pct = (x: number): string => `${Math.round(x * 100)}%`;
+
+/** CPU per claim of every contended claimer, and the phases of mdclaim's and the floor's claims. */
+export function contendedTimeTables(c: ContendedResult): Table[] {
+  const out: Table[] = [];
+  out.push({
+    title: `2. Where the time goes (${c.workers} processes): the claimer processes' CPU per claim, median over the runs (a lock helper's own CPU not counted)`,
+    head: ['claimer', 'CPU µs/claim', 'user', 'system', `first ${WARM_CLAIMS} claims of a process`, 'its claims past them', 'p99 / floor', 'worst / floor'],
+    rows: Object.entries(c.claimers).map(([k, v]) => [
+      k, num(v!.cpu.totalUs), num(v!.cpu.userUs), num(v!.cpu.systemUs), orDash(v!.cpu.firstUs), orDash(v!.cpu.restUs),
+      c.claimers.floor ? `${(v!.p99Ms / c.claimers.floor.p99Ms).toFixed(2)}×` : '–', c.claimers.floor ? `${(v!.worstMs / c.claimers.floor.worstMs).toFixed(2)}×` : '–',
+    ]),
+    right: [1, 2, 3, 4, 5, 6, 7],
+  });
+  const sp = Object.entries(c.split);
+  if (sp.length > 0) {
+    out.push({
+      title: `2. A claim's time, phase by phase (${c.workers} processes, a run of its own with each claim split by the file system calls it makes; mean µs over the claims past each process's first ${WARM_CLAIMS})`,
+      head: ['claimer', ...PHASES.map((k) => SPLIT_NAMES[k]), 'from the open to the return'],
+      rows: sp.map(([k, x]) => [k, ...PHASES.map((p) => num(x![p])), num(x!.read + x!.decide + x!.write + x!.verify + x!.release)]),
+      right: [1, 2, 3, 4, 5, 6, 7],
+    });
+  }
+  return out;
+}
+
+/** CPU per claim on both sides and the backends' samples at each count of processes, and the rates over one process's. */
+export function postgresTimeTables(pgr: PostgresResult): Table[] {
+  const out: Table[] = [];
+  out.push({
+    title: '7. Where the time goes: CPU per claim in the claimer processes and in their server backends (median over the rounds), and what the backends were doing (sampled every 10 ms, all rounds)',
+    head: ['processes', 'claimer', 'client CPU µs/claim', 'user / system', `client, first ${WARM_CLAIMS} / past them`, 'server CPU µs/claim', 'backends on CPU', 'waiting for their client', 'waiting on the server', 'of which for a lock'],
+    rows: pgr.points.filter((p) => p.claims === p.tasks).flatMap((p) => Object.entries(p.claimers).map(([k2, v]) => {
+      const sh = v.server.share;
+      const waiting = Object.entries(sh).filter(([w]) => w !== 'CPU' && w !== 'idle').sort((a, b) => b[1] - a[1]);
+      const waits = waiting.reduce((n, [, x]) => n + x, 0);
+      return [
+        String(p.procs), k2, num(v.cpu.totalUs), `${num(v.cpu.userUs)} / ${num(v.cpu.systemUs)}`, `${orDash(v.cpu.firstUs)} / ${orDash(v.cpu.restUs)}`,
+        orDash(v.serverCpuUs), pct(sh['CPU'] ?? 0), pct(sh['idle'] ?? 0),
+        `${pct(waits)}${waiting.length > 0 ? ` (${waiting.slice(0, 2).map(([w, x]) => `${w} ${pct(x)}`).join(', ')})` : ''}`, pct(v.server.lockWaiting),
+      ];
+    })),
+    right: [0, 2, 5, 6, 7, 9],
+  });
+  out.push({
+    title: '7. Claims/s with more processes over claims/s with one, round by round, 1,000 tasks',
+    head: ['claimer', 'processes', 'median', 'IQR'],
+    rows: pgr.overOne.map((x) => [x.kind, `${x.procs} / 1`, `${x.ratio.median.toFixed(2)}×`, `${x.ratio.q25.toFixed(2)}–${x.ratio.q75.toFixed(2)}`]),
+    right: [2, 3],
+  });
+  return out;
+}
+
+/** The file board against the floor with 8 processes, in CPU per claim and in the time of each phase: what its rate and tail follow from. */
+export function contendedWhy(c: ContendedResult | undefined, kind: 'mdclaim' | 'mdclaim-koffi' = 'mdclaim'): string | undefined {
+  const m = c?.claimers[kind]?.cpu;
+  const f = c?.claimers.floor?.cpu;
+  if (!m || !f) return undefined;
+  const ms = c!.split.mdclaim;
+  const fs = c!.split.floor;
+  const phases = ms && fs
+    ? `; a claim past its process's first ${WARM_CLAIMS}, from the board's open to the return, took ${num(ms.read + ms.decide + ms.write + ms.verify + ms.release)} µs against the floor's ${num(fs.read + fs.decide + fs.write + fs.verify + fs.release)} (scan, decision and check ${num(ms.decide)} µs against its ${num(fs.decide)}, write ${num(ms.write)} against ${num(fs.write)}, read back ${num(ms.verify)})`
+    : '';
+  return `CPU per claim, this run: ${kind} ${num(m.totalUs)} µs (user ${num(m.userUs)}, system ${num(m.systemUs)}; ${orDash(m.firstUs)} µs a claim over each process's first ${WARM_CLAIMS}, ${orDash(m.restUs)} past them) against the floor's ${num(f.totalUs)} µs (user ${num(f.userUs)}, system ${num(f.systemUs)})${phases}: with 8 processes on 2 cores the claims queue on the lock and on the cores, so the rate and the tail follow those ratios`;
+}
+
+/** The PostgreSQL board's CPU per claim on both sides at `procs` processes, against the plain claimer's. */
+export function postgresWhy(p: PostgresResult | undefined, procs: number): string | undefined {
+  const at = p?.points.find((x) => x.procs === procs && x.tasks === 1_000 && x.claims === 1_000);
+  if (!at) return undefined;
+  const side = (k: PgKind) => {
+    const v = at.claimers[k];
+    return `client ${num(v.cpu.totalUs)} µs (${orDash(v.cpu.firstUs)} over a process's first ${WARM_CLAIMS} claims, ${orDash(v.cpu.restUs)} past them) + server ${v.serverCpuUs === undefined ? '?' : num(v.serverCpuUs)} µs`;
+  };
+  const sh = at.claimers['mdclaim-pg'].server.share;
+  return `CPU per claim, this run, ${procs} process${procs === 1 ? '' : 'es'}: mdclaim-pg ${side('mdclaim-pg')}, the plain claimer ${side('skip-locked')}; mdclaim-pg's backends were on CPU ${pct(sh['CPU'] ?? 0)} of the samples, waiting for their clients ${pct(sh['idle'] ?? 0)}, waiting for a lock ${pct(at.claimers['mdclaim-pg'].server.lockWaiting)}`;
+}
