@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
-import type * as GroupModule from '../dist/board/runner/group.js';
-import type * as WatchdogModule from '../dist/board/runner/watchdog.js';
+import type * as GroupModule from '../dist/runner/group.js';
+import type * as WatchdogModule from '../dist/runner/watchdog.js';
 import { clock, progress, rotate, spread, toMs, type Spread } from './util.js';
 
 // The runner's pieces are not part of the public API: load them from the build, as the bench loads everything.
-const lib = (path: string) => import(new URL(`../../dist/board/runner/${path}`, import.meta.url).href);
+const lib = (path: string) => import(new URL(`../../dist/runner/${path}`, import.meta.url).href);
 
 export interface StartConfig {
   pairs: number;

@@ -1,15 +1,15 @@
 // Buffer and NodeJS appear in the declarations: bring in Node's types for the importer, whose compiler (TypeScript 6+) loads no @types package by default.
 /// <reference types="node" preserve="true" />
-export { Board, DEFAULT_LEASE } from './board/board.js';
-export { openBoard } from './board/open.js';
-export type { AnyBoard, OpenOptions } from './board/open.js';
+export { Board, DEFAULT_LEASE } from './file/board.js';
+export { openBoard } from './open.js';
+export type { AnyBoard, OpenOptions } from './open.js';
 export { PgBoard } from './pg/board.js';
 export type { PgBoardOptions } from './pg/board.js';
-export type { BoardOptions } from './board/board.js';
+export type { BoardOptions } from './file/board.js';
 export type { TaskBoard, NextOptions, PassedOver, ClaimOptions, HolderOptions, ReapOptions, Reaped, RetryOptions, HistoryEvent, Survey } from './board/types.js';
 export type { BoardKind } from './board/capabilities.js';
 export type { TaskBlocker } from './board/standing.js';
-export type { EditConflict, EditResult } from './board/edit.js';
+export type { EditConflict, EditResult } from './file/edit.js';
 export { MdclaimError } from './errors.js';
 export type { ErrorCode } from './errors.js';
 export { parseTasks } from './parse.js';
@@ -19,6 +19,6 @@ export type { PathMode } from './format/paths.js';
 export type { CheckPathsOptions, HeldPath, LockPathsOptions, PathLocking, PathRequest, UnlockPathsOptions } from './board/path-types.js';
 export type { Status } from './format/marker.js';
 export { parseDuration } from './board/duration.js';
-export { runTasks } from './board/runner/run.js';
-export type { RunnerBoard, RunOptions, RunResult, TaskOutcome, Fence, StopSignal, WorktreeOptions } from './board/runner/types.js';
-export type { RunEvent } from './board/runner/events.js';
+export { runTasks } from './runner/run.js';
+export type { RunnerBoard, RunOptions, RunResult, TaskOutcome, Fence, StopSignal, WorktreeOptions } from './runner/types.js';
+export type { RunEvent } from './runner/events.js';

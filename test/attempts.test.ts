@@ -8,11 +8,11 @@ import { renderTries } from '../src/format/attempts.js';
 import { listTasks } from '../src/board/walk.js';
 import { bytes, toByteString } from '../src/format/bytes.js';
 import { applyEdits, checkReading } from '../src/board/check-reading.js';
-import { claimById, claimNext } from '../src/board/claim.js';
-import { release, retry } from '../src/board/finish.js';
+import { claimById, claimNext } from '../src/file/claim.js';
+import { release, retry } from '../src/file/finish.js';
 import { resultOf, type Plan } from '../src/board/plan.js';
 import { summarize } from '../src/watch/summary.js';
-import { retryDelayMs } from '../src/board/runner/retry.js';
+import { retryDelayMs } from '../src/runner/retry.js';
 import { errorOf } from './helpers/errors.js';
 import { boardFile, read } from './helpers/tmp.js';
 

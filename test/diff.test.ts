@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { commonSubsequence } from '../src/board/diff.js';
+import { commonSubsequence } from '../src/file/diff.js';
 
 /** The length of a longest common subsequence, by the textbook table: the reference. */
 function lcsLength(a: number[], b: number[]): number {

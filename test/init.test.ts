@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { STARTER_BOARD } from '../src/board/starter.js';
+import { STARTER_BOARD } from '../src/file/starter.js';
 import { parseTasks } from '../src/parse.js';
 import { CLI, mdclaim, mdclaimAsync } from './helpers/cli.js';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { add } from '../src/board/add.js';
-import { merge3 } from '../src/board/merge.js';
+import { merge3 } from '../src/file/merge.js';
 import { applyEditsToBuffer } from '../src/format/edit.js';
 import { toByteString } from '../src/format/bytes.js';
 import { parseTasks } from '../src/index.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { bytes } from '../src/format/bytes.js';
 import { parseDeclared } from '../src/format/declared.js';
 import { lockIndent, locksAfter, mayHoldLocks, renderLock } from '../src/format/locks.js';
-import { mayHoldPaths } from '../src/board/held.js';
+import { mayHoldPaths } from '../src/file/held.js';
 import { normalisePath, overlaps } from '../src/format/paths.js';
 import { CONTROL } from '../src/format/printable.js';
 import { scanTasks } from '../src/format/scan.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyEdits, checkReading } from '../src/board/check-reading.js';
-import { lockPaths } from '../src/board/path-locks.js';
+import { lockPaths } from '../src/file/path-locks.js';
 import { dropLocks, markerPlan, type Plan } from '../src/board/plan.js';
 import { listTasks, walk, type Seen } from '../src/board/walk.js';
 import { bytes, toByteString } from '../src/format/bytes.js';

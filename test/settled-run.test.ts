@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cutoff, isClaimable } from '../src/board/claimable.js';
-import { claimNext } from '../src/board/claim.js';
+import { claimNext } from '../src/file/claim.js';
 import { resultOf } from '../src/board/plan.js';
 import { walkLines } from '../src/board/walk.js';
 import { bytes, toByteString } from '../src/format/bytes.js';

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { boardFile, read } from './helpers/tmp.js';
 
-// A process's first change runs once on a board in memory before the lock (src/board/warm-up.ts). Each case here is
+// A process's first change runs once on a board in memory before the lock (src/file/warm-up.ts). Each case here is
 // the first change of a fresh process, so what the warm-up ran on, and threw in, is behind it.
 
 const DIST = new URL('../dist/index.js', import.meta.url).href;

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PgBoard } from '../src/index.js';
+import { openBoard, PgBoard } from '../src/index.js';
 import { PgChanges } from '../src/pg/changes.js';
-import { FileChanges } from '../src/watch/changes.js';
+import { FileChanges } from '../src/file/changes.js';
 import { boardUrl, dropBoards, pgReachable, uniqueBoard } from './helpers/pg.js';
 import { boardFile } from './helpers/tmp.js';
 
@@ -70,6 +70,51 @@ describe.skipIf(!pgReachable)('the PostgreSQL board\'s change notification', () 
     } finally {
       await source.close();
       await board.close();
+    }
+  });
+});
+
+describe('the change feed every board hands out', () => {
+  it('of a file board pokes when another handle changes the board, and hands off its path', async () => {
+    const file = boardFile('- [ ] one\n');
+    const board = openBoard(file);
+    const other = openBoard(file);
+    const source = await board.changes();
+    const p = pokes();
+    try {
+      expect(board.handOff).toBe(file);
+      source.start(p.poke);
+      await other.add('two');
+      await p.next(0);
+    } finally {
+      await source.close();
+      await board.close();
+      await other.close();
+    }
+  });
+
+  it.skipIf(!pgReachable)('of a PostgreSQL board pokes when another handle changes the board, and hands off its URL without a password', async () => {
+    const name = uniqueBoard('feed');
+    names.push(name);
+    const url = new URL(boardUrl(name));
+    url.password = 'not-for-others';
+    const board = openBoard(url.href);
+    const other = openBoard(boardUrl(name));
+    const p = pokes();
+    await other.importDocument(Buffer.from('- [ ] one\n'));
+    const source = await board.changes();
+    try {
+      expect(board.handOff).not.toContain('not-for-others');
+      source.start(p.poke);
+      // The first reading of the change mark is a change; the add after it is another.
+      await p.next(0);
+      const seen = p.count();
+      await other.add('two');
+      await p.next(seen);
+    } finally {
+      await source.close();
+      await board.close();
+      await other.close();
     }
   });
 });

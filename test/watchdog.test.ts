@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Watchdog } from '../src/board/runner/watchdog.js';
+import { Watchdog } from '../src/runner/watchdog.js';
 import { groupAlive, groupMembers, signalGroup, until } from './helpers/runner.js';
 
 const groups: number[] = [];

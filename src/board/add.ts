@@ -5,7 +5,7 @@ import { TaskScanner, type Heading } from '../format/scan.js';
 import { sectionName } from '../format/section.js';
 import { toTask, type Task } from '../format/task.js';
 import { applyEdits, checkReading, lineAt } from './check-reading.js';
-import { sectionMatches } from './claim.js';
+import { sectionMatches } from '../format/worktree-section.js';
 import type { Plan } from './plan.js';
 import { textRefusal } from './unclaimable.js';
 import { KeyCount, walk, type Seen } from './walk.js';

@@ -46,3 +46,16 @@ export function notHolder(task: Task, who: { by: string; claimedAt?: string }): 
 function byOf(task: Task): string {
   return task.by === undefined ? '' : ` by ${task.by}`;
 }
+
+/** Why a task that is not finished cannot be reopened. */
+export function notReopenable(task: Task): MdclaimError {
+  if (task.status === 'claimed') {
+    const since = task.claimedAt ? ` since ${task.claimedAt}` : '';
+    return new MdclaimError(
+      'CONFLICT',
+      `${named(task)} is claimed by ${task.by ?? 'someone unnamed'}${since}, not finished: its holder gives it back with release (a lapsed claim: reap)`,
+      task.by === undefined ? {} : { holder: task.by },
+    );
+  }
+  return new MdclaimError('CONFLICT', `${named(task)} is ${task.status}, not done or failed: nothing to reopen`);
+}

@@ -1,7 +1,6 @@
 import { usage } from '../errors.js';
 import { normalisePath } from '../format/paths.js';
-import type { Paths } from './held.js';
-import type { PathRequest } from './path-types.js';
+import type { PathRequest, Paths } from './path-types.js';
 
 /** A list of paths a caller gave, normalised, each once; USAGE (before anything is written) for a bad one. */
 export function pathList(value: unknown, name: string): string[] {

@@ -1,7 +1,7 @@
 import type { PathMode } from '../format/paths.js';
 import type { Task } from '../format/task.js';
 
-// Path locks as every board offers them (the file board here; a database board
+// Path locks as every board offers them (the file board in src/file/; a database board
 // implements the same methods over a table of locks), so callers never ask
 // which board they hold.
 
@@ -51,4 +51,10 @@ export interface PathLocking {
   paths(): Promise<HeldPath[]>;
   /** Resolve with the caller's holds that overlap, when every claim in the way is the caller's; else CONFLICT naming the holder. */
   checkPaths(options: CheckPathsOptions): Promise<HeldPath[]>;
+}
+
+/** What a task line declares, normalised (a path that does not normalise is left out: see declaredOf). */
+export interface Paths {
+  writes: string[];
+  reads: string[];
 }

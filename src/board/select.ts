@@ -1,7 +1,7 @@
 import { usage } from '../errors.js';
 import type { Task } from '../format/task.js';
 import { checkSection } from './checks.js';
-import { sectionMatches } from './claim.js';
+import { sectionMatches } from '../format/worktree-section.js';
 
 export const STATUSES = ['open', 'blocked', 'claimed', 'done', 'failed'] as const;
 

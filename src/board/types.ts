@@ -106,6 +106,14 @@ export interface TaskBoard extends PathLocking {
   readonly kind: BoardKind;
   /** The path, or the URL without its password. */
   readonly location: string;
+  /** Where another process finds this board, without a password: the path, or the URL less its password (parameters and socket form kept). */
+  readonly handOff: string;
+  /**
+   * Where this board's changes come from, for a view that reads it again on
+   * each: its directory's notifications (file), or LISTEN/NOTIFY (PostgreSQL),
+   * each with a poll behind it. Nothing starts until `start`.
+   */
+  changes(): Promise<ChangeSource>;
   /** Every task in board order. */
   list(): Promise<Task[]>;
   /**
@@ -142,5 +150,11 @@ export interface TaskBoard extends PathLocking {
    */
   waitForWork(signal: AbortSignal | undefined, timeoutMs: number): Promise<void>;
   /** Let go of connections (PostgreSQL: the board is unusable after) or of the lock's directory descriptor (file: the next operation opens a new one). */
+  close(): Promise<void>;
+}
+
+/** Tells a watcher the board may have changed: it then reads it again. */
+export interface ChangeSource {
+  start(poke: () => void): void;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import type { RunEvent } from '../board/runner/events.js';
+import type { RunEvent } from '../runner/events.js';
 import { MdclaimError } from '../errors.js';
 
 /**

@@ -65,7 +65,7 @@ export async function run(argv: readonly string[], io: Output): Promise<number> 
   if (from !== undefined && has(p, 'file')) throw usage('export: --from is another name for --file: give one of them');
   const file = one(p, 'to') ?? from ?? one(p, 'file') ?? process.env['MDCLAIM_FILE'] ?? './tasks.md';
   // Loaded only now: --help and usage errors never pay for the board.
-  const { openBoard } = await import('../board/open.js');
+  const { openBoard } = await import('../open.js');
   const board = openBoard(file, {
     ...(write === undefined ? {} : { write }),
     ...(has(p, 'durable') ? { durable: true } : {}),

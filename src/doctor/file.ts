@@ -1,7 +1,7 @@
 import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { lookAlikes } from '../board/look-alikes.js';
-import { unclaimable } from '../board/unclaimable-lines.js';
+import { lookAlikes } from '../file/look-alikes.js';
+import { unclaimable } from '../file/unclaimable-lines.js';
 import { listTasks } from '../board/walk.js';
 import { toByteString } from '../format/bytes.js';
 import { networkFs } from '../platform/network-fs.js';

@@ -1,8 +1,8 @@
 import { parseDuration } from '../board/duration.js';
 import { noTask } from '../board/resolve-id.js';
 import type { CheckPathsOptions, HeldPath } from '../board/path-types.js';
-import { Heartbeat, heartbeatEvery, isLostError, iso } from '../board/runner/heartbeat.js';
-import type { Fence } from '../board/runner/types.js';
+import { Heartbeat, heartbeatEvery, isLostError, iso } from '../runner/heartbeat.js';
+import type { Fence } from '../runner/types.js';
 import type { NextOptions, TaskBoard } from '../board/types.js';
 import { notHolder } from '../board/conflict.js';
 import { MdclaimError } from '../errors.js';

@@ -2,7 +2,7 @@ import { checkBy, checkId } from '../board/checks.js';
 import { addRequest, claimRequest, doneRequest, failRequest, holderRequest, nextRequest, reapRequest, reopenRequest, retryRequest, type HolderRequest } from '../board/requests.js';
 import { parkedIsConflict, parkedView, reapedOf } from '../board/park.js';
 import { parseDuration } from '../board/duration.js';
-import type { ClaimOptions, HistoryEvent, HolderOptions, NextOptions, ReapOptions, Reaped, RetryOptions, Survey, TaskBoard } from '../board/types.js';
+import type { ChangeSource, ClaimOptions, HistoryEvent, HolderOptions, NextOptions, ReapOptions, Reaped, RetryOptions, Survey, TaskBoard } from '../board/types.js';
 import { lineRule, type TaskBlocker } from '../board/standing.js';
 import { pathList, pathRequest } from '../board/path-options.js';
 import type { CheckPathsOptions, HeldPath, LockPathsOptions, PathLocking, UnlockPathsOptions } from '../board/path-types.js';
@@ -79,6 +79,12 @@ export class PgBoard implements TaskBoard, PathLocking {
     const lockTimeoutMs = parseDuration(options.lockTimeout ?? process.env['MDCLAIM_LOCK_TIMEOUT'] ?? '10s', 'lockTimeout');
     this.db = new Db(this.target, { max: pool, connectTimeoutMs, lockTimeoutMs, durable: options.durable === true });
     this.listener = new WorkListener(this.db, () => this.board());
+  }
+
+  /** LISTEN/NOTIFY on the board's channel, and a read of its change mark behind it: a connection of its own, made on `start`. */
+  async changes(): Promise<ChangeSource> {
+    const { PgChanges } = await import('./changes.js');
+    return new PgChanges(this.target);
   }
 
   async list(): Promise<Task[]> {

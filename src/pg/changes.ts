@@ -31,8 +31,8 @@ export class PgChanges {
   /** Settles once the first LISTEN is in place (for a caller that must not miss the next NOTIFY). */
   readonly listening = new Promise<void>((resolve) => (this.heard = resolve));
 
-  constructor(url: string, private readonly pollMs = PG_POLL_MS) {
-    this.target = parsePgUrl(url);
+  constructor(url: string | PgTarget, private readonly pollMs = PG_POLL_MS) {
+    this.target = typeof url === 'string' ? parsePgUrl(url) : url;
     this.db = new Db(this.target, { max: 1, connectTimeoutMs: this.target.connectTimeoutMs ?? 10_000, lockTimeoutMs: 10_000, durable: false });
   }
 

@@ -20,7 +20,7 @@ import { MAX_ATTEMPTS } from '../format/attempts.js';
 // the whole claim in one round trip (see claimNextAlone).
 
 // Attempts (migration 4): a claim (a takeover too) counts an attempt where the line counts, or the claimer's budget ($B) asks,
-// up to the most a line can write (src/board/claim.ts, claimChange); any claim ends a retry's wait.
+// up to the most a line can write (src/file/claim.ts, claimChange); any claim ends a retry's wait.
 const SET_ATTEMPTS = `not_before = NULL, (body, tries_len, attempts) = (SELECT * FROM mdclaim.set_tries(t.body, t.text_end, t.tries_len, 'claimed',
     least(coalesce(t.attempts, mdclaim.implied_attempts(picked.was))
       + CASE WHEN t.attempts IS NOT NULL OR $B::int IS NOT NULL THEN 1 ELSE 0 END, ${MAX_ATTEMPTS}), NULL))`;

@@ -25,7 +25,7 @@ const SET: Record<HolderVerb, string> = {
   done: `status = 'done', claimed_at = NULL, lease_ms = NULL, expires_at = NULL, commit = $5, marker = NULL`,
   // The reason goes where the text (and its attempts field) ends, as the file board writes it.
   fail: `status = 'failed', claimed_at = NULL, lease_ms = NULL, expires_at = NULL, reason = $5, body = overlay(t.body PLACING $6::bytea FROM t.text_end + t.tries_len + 1 FOR 0), marker = NULL`,
-  // A task handed back unworked: its claim's attempt goes back with it (src/board/finish.ts).
+  // A task handed back unworked: its claim's attempt goes back with it (src/file/finish.ts).
   release: `${OPEN}, not_before = NULL,
     (body, tries_len, attempts) = (SELECT * FROM mdclaim.set_tries(t.body, t.text_end, t.tries_len, 'open', coalesce(t.attempts, 1) - 1, NULL))`,
   // Back for a retry: the attempt kept, and the wait written on the line.

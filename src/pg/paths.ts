@@ -1,6 +1,5 @@
-import type { Paths } from '../board/held.js';
 import { named } from '../format/named.js';
-import type { HeldPath } from '../board/path-types.js';
+import type { HeldPath, Paths } from '../board/path-types.js';
 import { MdclaimError } from '../errors.js';
 import type { Task } from '../format/task.js';
 import type { Conn } from './db.js';
@@ -9,7 +8,7 @@ import { HOLD_COLUMNS, heldBy, lockBoardPaths, toHeldPath, type HoldRow } from '
 import { locksColumn, taskColumns, toTask, type TaskRow } from './rows.js';
 
 // Path locks on the PostgreSQL board, with the file board's contract
-// (src/board/path-locks.ts, list-paths.ts): rows of mdclaim.path_lock under
+// (src/file/path-locks.ts, list-paths.ts): rows of mdclaim.path_lock under
 // the holder's task, checked by mdclaim.blocking_holds, the claim's own rule.
 
 export interface PgHolder {
@@ -53,7 +52,7 @@ async function firstBlocker(c: Conn, board: number, uid: string, want: Paths): P
  * Before a heartbeat, in its transaction: renewing a lapsed claim takes its
  * paths back (declared and locked), and a lapsed claim held nothing
  * meanwhile, so refuse with CONFLICT when another live claim holds one of
- * them now, as the file board does (src/board/held.ts, refuseRetaken).
+ * them now, as the file board does (src/file/held.ts, refuseRetaken).
  */
 export async function refuseRetaken(c: Conn, a: PgHolder): Promise<void> {
   const row = await heldRow(c, a);

@@ -1,5 +1,5 @@
 import { noTask } from '../board/resolve-id.js';
-import { notReopenable } from '../board/reopen.js';
+import { notReopenable } from '../board/conflict.js';
 import type { Task } from '../format/task.js';
 import { ambiguousKey, ID_MATCH } from './claim.js';
 import type { Conn } from './db.js';

@@ -1,6 +1,6 @@
 import { usage } from '../errors.js';
 import { claimInstant } from '../format/claim-time.js';
-import { worktreeOf } from '../board/claim.js';
+import { worktreeOf } from '../format/worktree-section.js';
 import type { ByteString } from '../format/bytes.js';
 import { textHash, trackerKey } from '../format/id.js';
 import { toTask } from '../format/task.js';

@@ -1,4 +1,4 @@
-import { sectionMatches } from '../board/claim.js';
+import { sectionMatches } from '../format/worktree-section.js';
 import { cutoff } from '../board/claimable.js';
 import { answers, claimState, taskHolds, waits, type ClaimState, type TaskBlocker } from '../board/standing.js';
 import { formatClaimedAt, type Status } from '../format/marker.js';

@@ -1,7 +1,7 @@
 import { answersChangeAt, type TaskBlocker } from '../board/standing.js';
 import type { TaskBoard } from '../board/types.js';
 import type { Task } from '../format/task.js';
-import type { ChangeSource } from './changes.js';
+import type { ChangeSource } from '../board/types.js';
 import { diffEvents, type WatchEvent } from './events.js';
 import { frameLines } from './frame.js';
 import type { Style } from './paint.js';

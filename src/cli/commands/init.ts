@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { STARTER_BOARD } from '../../board/starter.js';
+import { STARTER_BOARD } from '../../file/starter.js';
 import { agentInstructions } from '../agents.js';
 import { parseTasks } from '../../parse.js';
 import { createExclusive } from '../../storage/create.js';

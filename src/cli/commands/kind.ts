@@ -1,5 +1,5 @@
-import type { AnyBoard } from '../../board/open.js';
-import type { Board } from '../../board/board.js';
+import type { AnyBoard } from '../../open.js';
+import type { Board } from '../../file/board.js';
 import { needsKind, pgForm } from '../../board/capabilities.js';
 import type { PgBoard } from '../../pg/board.js';
 

@@ -1,6 +1,6 @@
 import { randomHex } from '../../builtins.js';
 import { parseDuration } from '../../board/duration.js';
-import { heartbeatEvery } from '../../board/runner/heartbeat.js';
+import { heartbeatEvery } from '../../runner/heartbeat.js';
 import { checkBy } from '../../board/checks.js';
 import { one } from '../args.js';
 import { version } from '../version.js';

@@ -1,11 +1,11 @@
-import { describe, type RunEvent } from '../../board/runner/events.js';
-import { runTasks } from '../../board/runner/run.js';
+import { describe, type RunEvent } from '../../runner/events.js';
+import { runTasks } from '../../runner/run.js';
 import { usage } from '../../errors.js';
 import { has, one, wholeNumber } from '../args.js';
 import { EventsFile } from '../events-file.js';
 import { exitCodeForRun } from '../exit.js';
 import { withOwnBin } from '../own-bin.js';
-import type { WorktreeOptions } from '../../board/runner/types.js';
+import type { WorktreeOptions } from '../../runner/types.js';
 import type { Parsed } from '../args.js';
 import type { Command } from './types.js';
 

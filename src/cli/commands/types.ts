@@ -1,4 +1,4 @@
-import type { AnyBoard as Board } from '../../board/open.js';
+import type { AnyBoard as Board } from '../../open.js';
 import type { Parsed } from '../args.js';
 import type { Output } from '../output.js';
 

@@ -8,18 +8,16 @@ export const watch: Command = async (board, p) => {
   const section = one(p, 'section');
   const tags = p.flags.get('tag') ?? [];
   // Loaded only now: the terminal's modules and string-width cost the other commands nothing.
-  const [{ watchBoard }, { changesOf }, { Terminal }, { terminalStyle }] = await Promise.all([
+  const [{ watchBoard }, { Terminal }, { terminalStyle }] = await Promise.all([
     import('../../watch/watch.js'),
-    import('../../watch/changes.js'),
     import('../../watch/terminal.js'),
     import('../../watch/style.js'),
   ]);
-  const location = one(p, 'file') ?? process.env['MDCLAIM_FILE'] ?? './tasks.md';
   const terminal = new Terminal(process.stdout, process.stdin);
   return watchBoard(board, {
     location: board.location,
     filter: { tags, ...(section === undefined ? {} : { section }) },
-    changes: await changesOf(location),
+    changes: await board.changes(),
     terminal,
     style: await terminalStyle(process.env, true),
   });

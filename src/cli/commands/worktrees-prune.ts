@@ -1,5 +1,5 @@
-import { findTrees } from '../../board/runner/worktree.js';
-import { pruneTrees } from '../../board/runner/worktree-prune.js';
+import { findTrees } from '../../runner/worktree.js';
+import { pruneTrees } from '../../runner/worktree-prune.js';
 import { has, one } from '../args.js';
 import { EXIT } from '../exit.js';
 import { printJson } from '../output.js';

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
-import { findTrees } from '../../board/runner/worktree.js';
-import { listTrees, type WorktreeInfo } from '../../board/runner/worktree-list.js';
+import { findTrees } from '../../runner/worktree.js';
+import { listTrees, type WorktreeInfo } from '../../runner/worktree-list.js';
 import { has, one } from '../args.js';
 import { EXIT } from '../exit.js';
 import { printJson } from '../output.js';

@@ -1,0 +1,334 @@
+import { usage } from '../errors.js';
+import { needsKind, pgForm } from '../board/capabilities.js';
+import { toByteString } from '../format/bytes.js';
+import type { ByteString } from '../format/bytes.js';
+import type { Task } from '../format/task.js';
+import { refuseFileBoardOn } from '../platform/windows.js';
+import { FileStore, type WriteMode } from '../storage/file-store.js';
+import type { LockKind } from '../storage/lock.js';
+import { add } from '../board/add.js';
+import { checkReading } from '../board/check-reading.js';
+import { claimById, claimNext } from './claim.js';
+import { parseDuration } from '../board/duration.js';
+import { applyEdit, type EditResult } from './edit.js';
+import { done, fail, heartbeat, release, retry } from './finish.js';
+import { resultOf, type Plan } from '../board/plan.js';
+import { reap } from './reap.js';
+import { reopen } from './reopen.js';
+import { idIn } from '../board/resolve-id.js';
+import { listTasks } from '../board/walk.js';
+import { answers } from '../board/standing.js';
+import { cutoff } from '../board/claimable.js';
+import { warmUp } from './warm-up.js';
+import { checkBy } from '../board/checks.js';
+import { addRequest, claimRequest, doneRequest, failRequest, holderRequest, nextRequest, reapRequest, reopenRequest, retryRequest, type HolderRequest } from '../board/requests.js';
+import { parkedIsConflict, reapedOf } from '../board/park.js';
+import { formatClaimedAt } from '../format/marker.js';
+import type { ChangeSource, ClaimOptions, HistoryEvent, HolderOptions, NextOptions, PassedOver, ReapOptions, Reaped, RetryOptions, Survey, TaskBoard } from '../board/types.js';
+
+export type { HolderOptions, NextOptions } from '../board/types.js';
+import { checkPaths, listPaths } from './list-paths.js';
+import { lockPaths, unlockPaths } from './path-locks.js';
+import { pathList, pathRequest } from '../board/path-options.js';
+import type { CheckPathsOptions, HeldPath, LockPathsOptions, PathLocking, UnlockPathsOptions } from '../board/path-types.js';
+import { after } from '../storage/deadline.js';
+
+export interface BoardOptions {
+  /**
+   * The lease claims made through this board get (default `30m`): written on
+   * the claim's line when it is not 30m. Whether someone else's claim has
+   * lapsed is decided by that claim's own lease, never by this.
+   */
+  lease?: string | number;
+  /** `auto` writes one line in place when that is crash-atomic, else replaces the file; `replace` always replaces (default `MDCLAIM_WRITE` or `auto`). */
+  write?: WriteMode;
+  /** fdatasync the file (and the directory after a replace) before returning (default false). */
+  durable?: boolean;
+  /** Which lock to take: `flock` on the board's directory, or `mkdir` (old name `proper-lockfile`) where neither fs-ext nor koffi can load; every claimer of a board must take the same one (default `MDCLAIM_LOCK` or `flock`). */
+  lock?: LockKind | 'proper-lockfile';
+  /** Give up waiting for the lock after this long (default `10s`). */
+  lockTimeout?: string | number;
+  /** Allow a board on NFS/SMB, where locks do not exclude other hosts (default `MDCLAIM_ALLOW_NFS=1` or false). */
+  allowNetworkFs?: boolean;
+  /** The clock, in epoch milliseconds (default `Date.now`). */
+  now?: () => number;
+}
+
+export const DEFAULT_LEASE = '30m';
+
+/** A board in a markdown file on this host. */
+export class Board implements TaskBoard, PathLocking {
+  private readonly store: FileStore;
+  private readonly leaseMs: number;
+  private readonly now: () => number;
+
+  constructor(readonly path: string, options: BoardOptions = {}) {
+    if (typeof path !== 'string' || path === '') throw usage('openBoard: path must be a non-empty string');
+    refuseFileBoardOn(process.platform, path);
+    const write = options.write ?? (process.env['MDCLAIM_WRITE'] as WriteMode | undefined) ?? 'auto';
+    if (write !== 'auto' && write !== 'replace') throw usage(`write must be "auto" or "replace", got "${String(write)}"`);
+    this.leaseMs = parseDuration(options.lease ?? DEFAULT_LEASE, 'lease');
+    this.now = options.now ?? Date.now;
+    if (options.lock !== undefined && !['flock', 'mkdir', 'proper-lockfile', 'none'].includes(options.lock)) {
+      throw usage(`lock must be "flock" or "mkdir", got "${String(options.lock)}"`);
+    }
+    this.store = new FileStore(path, {
+      write,
+      durable: options.durable ?? false,
+      ...(options.lock === undefined ? {} : { lock: options.lock }),
+      lockTimeoutMs: parseDuration(options.lockTimeout ?? process.env['MDCLAIM_LOCK_TIMEOUT'] ?? '10s', 'lockTimeout'),
+      allowNetworkFs: options.allowNetworkFs ?? process.env['MDCLAIM_ALLOW_NFS'] === '1',
+    });
+  }
+
+  readonly kind = 'file' as const;
+
+  get location(): string {
+    return this.path;
+  }
+
+  /** The path: a file board has no secret to leave out. */
+  get handOff(): string {
+    return this.path;
+  }
+
+  /** The board's directory's notifications, and a poll behind them. */
+  async changes(): Promise<ChangeSource> {
+    const { FileChanges } = await import('./changes.js');
+    return new FileChanges(this.path);
+  }
+
+  /** Which lock this board takes: `flock`, or `mkdir` when chosen. Throws IO when flock is wanted and neither fs-ext nor koffi loads. */
+  get lockKind(): LockKind {
+    return this.store.lockKind;
+  }
+
+  /**
+   * Hold the board's lock until the returned function is called: exclusive
+   * (every operation on the board waits), or `shared` (reads go on, writes
+   * wait). For tools that read or change the file themselves; this
+   * process's own operations on the board wait for it too.
+   */
+  async hold(options: { shared?: boolean; timeout?: string | number } = {}): Promise<() => void> {
+    const timeoutMs = options.timeout === undefined ? undefined : parseDuration(options.timeout, 'timeout');
+    return this.store.hold({ exclusive: !options.shared, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+  }
+
+  /** Every task in file order. */
+  async list(): Promise<Task[]> {
+    return this.store.read(listTasks);
+  }
+
+  /** Every task with the one claimable rule's answer (answers), decided on the bytes read, at this board's clock. */
+  async survey(): Promise<Survey> {
+    const tasks = await this.list();
+    return { tasks, blockers: answers(tasks, cutoff(this.now())) };
+  }
+
+  /** Claim the first claimable task (in file order) that has every tag and is in the section; null when none is. */
+  async next(options: NextOptions): Promise<Task | null> {
+    const { by, leaseMs, tags, section, maxAttempts } = nextRequest(options, this.leaseMs);
+    const filter = { tags, ...(section === undefined ? {} : { section }) };
+    const max = maxAttempts === undefined ? {} : { maxAttempts };
+    const passed: PassedOver[] = [];
+    const task = await this.update((src) => claimNext(src, filter, { by, leaseMs, now: this.now(), ...max }, (passed.length = 0, passed)));
+    for (const p of passed) options.onPassOver?.(p);
+    return task;
+  }
+
+  /**
+   * Claim one task by id: the first claimable line with that id (exact
+   * duplicates share one). Throws CONFLICT (with `holder`) when a live claim
+   * holds it, the caller's own included (heartbeat renews), or it is finished or
+   * blocked; NOT_FOUND when no task has the id; USAGE when the id is a tracker
+   * key on several tasks (the message lists their ids).
+   */
+  async claim(id: string, options: ClaimOptions): Promise<Task> {
+    const { by, leaseMs, maxAttempts } = claimRequest(id, options, this.leaseMs);
+    const max = maxAttempts === undefined ? {} : { maxAttempts };
+    return parkedIsConflict(await this.update((src) => claimById(src, idIn(src, id), { by, leaseMs, now: this.now(), ...max })));
+  }
+
+  /** Renew the holder's claim timestamp; the claim keeps its own lease. */
+  async heartbeat(id: string, options: HolderOptions): Promise<Task> {
+    const who = holder(holderRequest(id, options));
+    return this.update((src) => heartbeat(src, idIn(src, id), who, this.now()));
+  }
+
+  async done(id: string, options: HolderOptions & { commit?: string }): Promise<Task> {
+    const r = doneRequest(id, options);
+    return this.update((src) => done(src, idIn(src, id), holder(r), r.commit));
+  }
+
+  async fail(id: string, options: HolderOptions & { reason?: string }): Promise<Task> {
+    const r = failRequest(id, options);
+    return this.update((src) => fail(src, idIn(src, id), holder(r), r.reason));
+  }
+
+  /** Give the task back unworked (`[ ]`): its claim counts no attempt, so claim + release leaves the line as it was. */
+  async release(id: string, options: HolderOptions): Promise<Task> {
+    const who = holder(holderRequest(id, options));
+    return this.update((src) => release(src, idIn(src, id), who));
+  }
+
+  /** Give the task back for a retry: `[ ]`, its attempt counted, and `not before` now + delay (to the second, rounded up) on its line. */
+  async retry(id: string, options: RetryOptions): Promise<Task> {
+    const { delayMs, ...r } = retryRequest(id, options);
+    const who = holder(r);
+    return this.update((src) => retry(src, idIn(src, id), who, formatClaimedAt(Math.ceil((this.now() + delayMs) / 1000) * 1000)));
+  }
+
+  /**
+   * Put a done or failed task back to open (`[ ]`), its reason or commit
+   * dropped, so it can be claimed again. CONFLICT for a claim (its holder
+   * releases it; a lapsed one is the reaper's) or a task already open.
+   */
+  async reopen(id: string, options: { by?: string } = {}): Promise<Task> {
+    reopenRequest(id, options);
+    return this.update((src) => reopen(src, idIn(src, id)));
+  }
+
+  /**
+   * Reopen every claim past its own lease; with `ttl`, also every claim at
+   * least that old whatever its lease (the operator's override). Untimed ADW
+   * claims only with `includeUntimed`. With `maxAttempts`, a claim whose task
+   * has had that many attempts is parked (failed) instead. Returns them as they were, saying which it reopened and which it parked.
+   */
+  async reap(options: ReapOptions = {}): Promise<Reaped> {
+    const r = reapRequest(options);
+    const dryRun = r.dryRun;
+    const max = r.maxAttempts === undefined ? {} : { maxAttempts: r.maxAttempts };
+    const decide = (src: ByteString) => reap(src, { ...r, now: this.now() });
+    // A dry run writes nothing: the shared read lock, and read permission, are enough.
+    const done = dryRun ? await this.store.read((src) => resultOf(decide(src))) : await this.update(decide);
+    return reapedOf(done, max.maxAttempts);
+  }
+
+  /** Append an open task under the lock, at the end of `section` (created if missing) or of the board. */
+  async add(text: string, options: { section?: string } = {}): Promise<Task> {
+    const r = addRequest(text, options);
+    return this.update((src) => add(src, r.text, r.section));
+  }
+
+  /**
+   * Lock paths for the task the caller holds, written as lock lines under it
+   * (see docs/FORMAT.md). CONFLICT naming the holder when a live claim on
+   * another task holds one in the way (a write against anything, a read
+   * against a write), or when the caller's claim has lapsed; a fenced write
+   * with `claimedAt`, like the other holder writes. The locks leave with the
+   * claim: done, fail, release, reap and a takeover remove them.
+   */
+  async lockPaths(id: string, options: LockPathsOptions): Promise<Task> {
+    const who = holder(holderRequest(id, options));
+    const want = pathRequest(options, 'lockPaths');
+    return this.update((src) => lockPaths(src, idIn(src, id), who, want, this.now()));
+  }
+
+  /** Let go of the named locks of the caller's task, or of all of them without `paths`; NOT_FOUND for a path it does not lock. */
+  async unlockPaths(id: string, options: UnlockPathsOptions): Promise<Task> {
+    const who = holder(holderRequest(id, options));
+    const paths = options.paths === undefined ? undefined : pathList(options.paths, 'paths');
+    return this.update((src) => unlockPaths(src, idIn(src, id), who, paths));
+  }
+
+  /** Every path a live claim holds now (declared on its line or locked under it), in file order. */
+  async paths(): Promise<HeldPath[]> {
+    return this.store.read((src) => listPaths(src, this.now()));
+  }
+
+  /**
+   * May `by` touch these paths? Resolves with the caller's own holds in the
+   * way (often none) when every live claim in the way is the caller's; else
+   * CONFLICT naming the first other holder.
+   */
+  async checkPaths(options: CheckPathsOptions): Promise<HeldPath[]> {
+    const by = checkBy(options?.by);
+    const want = pathRequest(options, 'checkPaths');
+    return this.store.read((src) => checkPaths(src, by, want, this.now()));
+  }
+
+  /** The one write path of every transition: decide, check the new bytes read as meant, then write. */
+  private update<T>(decide: (src: string) => Plan<T>): Promise<T> {
+    // A clock of the caller's own is not asked the time for a board in memory.
+    if (this.now === Date.now) warmUp(decide);
+    return this.store.update((src) => checkReading(src, decide(src)));
+  }
+
+  /** The board's bytes, read under a shared lock: the snapshot a person edits. */
+  async snapshot(): Promise<Buffer> {
+    return this.store.read((src) => Buffer.from(src, 'latin1'));
+  }
+
+  /**
+   * Apply a person's edit of `snapshot` (what `snapshot()` returned) to the
+   * board as it is now: a three-way merge that keeps what was done
+   * meanwhile. Where both changed one task it writes nothing and returns the
+   * conflicts. Markers typed by hand are taken as typed. The merge (seconds
+   * on a 100,000-task board) is made outside the lock against the board as
+   * read, and applied under the exclusive lock only if the board still holds
+   * those bytes; else it is made again. `onMerged(attempt)` is called after
+   * each merge, before it is applied.
+   */
+  async applyEdit(snapshot: Uint8Array | string, mine: Uint8Array | string, options: { onMerged?: (attempt: number) => void } = {}): Promise<EditResult> {
+    if (!isBytes(snapshot) || !isBytes(mine)) throw usage('applyEdit: snapshot and mine must be strings or byte arrays');
+    const base = toByteString(snapshot);
+    const edited = toByteString(mine);
+    // Not a transition, so not through checkReading: the merge makes its own check, that every line reads as on the side it came from.
+    for (let attempt = 1; attempt <= MERGES_OUTSIDE_LOCK; attempt++) {
+      const board = await this.store.read((src) => src);
+      const planned = applyEdit(board, base, edited);
+      options.onMerged?.(attempt);
+      const applied = await this.store.update((src) => (src === board ? planned : STALE));
+      if (applied !== STALE_RESULT) return applied;
+    }
+    // A board that changed under every merge: the last one is made under the lock, so the edit lands.
+    return this.store.update((src) => {
+      const planned = applyEdit(src, base, edited);
+      options.onMerged?.(MERGES_OUTSIDE_LOCK + 1);
+      return planned;
+    });
+  }
+
+  /** The file board keeps no history: the file holds only the present. */
+  async history(_id: string): Promise<HistoryEvent[]> {
+    throw needsKind('history', 'pg', pgForm());
+  }
+
+  /** A file gives no signal when it changes under the lock: wait out the interval. */
+  async waitForWork(signal: AbortSignal | undefined, timeoutMs: number): Promise<void> {
+    if (signal?.aborted) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        cancel();
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const cancel = after(timeoutMs, done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  /**
+   * Let go of the board directory's descriptor this process keeps for its
+   * lock (at once when no operation of the process is using it, else after
+   * the last one). Without close() it goes 10 s after the last operation.
+   */
+  async close(): Promise<void> {
+    this.store.close();
+  }
+}
+
+/** How often an edit is merged outside the lock before the board's churn has it merged under the lock. */
+const MERGES_OUTSIDE_LOCK = 3;
+/** The answer of an apply that found the board changed since the merge was made: nothing written. */
+const STALE_RESULT: EditResult = { merged: false, conflicts: [] };
+const STALE = { edits: [], result: STALE_RESULT };
+
+function isBytes(x: unknown): x is Uint8Array | string {
+  return typeof x === 'string' || x instanceof Uint8Array;
+}
+
+/** The holder part of a request, as the transitions take it. */
+function holder(r: HolderRequest): { by: string; claimedAt?: string } {
+  return r.claimedAt === undefined ? { by: r.by } : { by: r.by, claimedAt: r.claimedAt };
+}

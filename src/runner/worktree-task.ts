@@ -1,0 +1,128 @@
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { childProcess } from '../builtins.js';
+import { MdclaimError } from '../errors.js';
+import type { Task } from '../format/task.js';
+import { after } from '../storage/deadline.js';
+import type { RunEventBody } from './events.js';
+import { git, gitOut, lastLine, retryingLocks } from './git.js';
+import { heartbeatEvery, leaseOf, type Heartbeat } from './heartbeat.js';
+import { enter, placeOf, type Entered, type Trees } from './worktree.js';
+
+/** What a run in worktrees needs of the task's run. */
+export interface WorktreeRun {
+  trees: Trees;
+  /** Run once in a worktree when it is made (`cp ../../.env . && npm ci`). */
+  setup: string | undefined;
+  /** Commit what the command left uncommitted, with the task's text as the message, before recording the commit. */
+  commitChanges: boolean;
+}
+
+/**
+ * Make or reuse the task's worktree under its claim, renewing the claim while
+ * it is made and set up (a setup may take longer than a lease). Resolves
+ * with the worktree, or 'lost' when the claim went meanwhile. A worktree that
+ * cannot be had throws WORKTREE (the caller gives the task back and stops).
+ */
+export async function enterWorktree(run: WorktreeRun, task: Task, hb: Heartbeat, leaseMs: number | undefined, env: NodeJS.ProcessEnv, emit: (e: RunEventBody) => void): Promise<Entered | 'lost'> {
+  const work = (async () => {
+    ignoreTrees(run.trees);
+    const entered = await enter(placeOf(task, run.trees), run.trees);
+    if (run.setup !== undefined && !(await setUp(entered))) await runSetup(run.setup, entered, { ...env, ...worktreeEnv(entered) });
+    return entered;
+  })();
+  const everyMs = heartbeatEvery(leaseOf(task, leaseMs));
+  let finished = false;
+  const settled = work.then(
+    () => (finished = true),
+    () => (finished = true),
+  );
+  let lost = false;
+  while (!finished && !lost) {
+    let cancel = () => {};
+    await Promise.race([settled, new Promise<void>((resolve) => (cancel = after(everyMs, resolve)))]);
+    cancel(); // a pending renewal timer would keep the runner alive after its last task
+    if (!finished && !(await hb.confirm())) lost = true;
+  }
+  const entered = await work;
+  emit({ event: 'worktree', id: task.id, path: entered.dir, branch: entered.branch, base: entered.base, created: entered.created });
+  return lost ? 'lost' : entered;
+}
+
+/** The worktree as the command's environment tells it. */
+export function worktreeEnv(w: Entered): NodeJS.ProcessEnv {
+  return { MDCLAIM_WORKTREE: w.dir, MDCLAIM_BRANCH: w.branch, MDCLAIM_BASE: w.base };
+}
+
+/**
+ * What the command left uncommitted in its worktree: kept, always, and told
+ * in one line. With `commitChanges` it is committed first (every change,
+ * untracked files too), the task's text the message; a commit git refuses
+ * leaves the changes where they are, told the same way.
+ */
+export async function keepChanges(run: WorktreeRun, w: Entered, task: Task, env: NodeJS.ProcessEnv, emit: (e: RunEventBody) => void): Promise<void> {
+  const changed = await dirtyPaths(w.dir).catch(() => 0);
+  if (changed === 0) return;
+  let refused: string | undefined;
+  if (run.commitChanges) {
+    const added = await retryingLocks(() => git(w.dir, ['add', '--all']));
+    const r = added.code === 0 ? await retryingLocks(() => gitWithEnv(w.dir, ['commit', '--quiet', '--no-verify', '-m', task.text], env)) : added;
+    if (r.code === 0) return;
+    refused = lastLine(r.err || r.out) || `exit ${r.code}`;
+  }
+  emit({ event: 'uncommitted', id: task.id, path: w.dir, changes: changed, ...(refused === undefined ? {} : { refused }) });
+}
+
+/** How many paths `git status` shows changed or untracked in `dir`. */
+export async function dirtyPaths(dir: string): Promise<number> {
+  const out = await gitOut(dir, ['status', '--porcelain', '--untracked-files=all']);
+  return out === '' ? 0 : out.split('\n').length;
+}
+
+/** The worktrees are no change of the main checkout's: DIR is excluded there (in .git/info/exclude) unless something already ignores it. */
+function ignoreTrees(trees: Trees): void {
+  const rel = relative(trees.top, trees.dir).split('\\').join('/');
+  if (rel === '' || rel.startsWith('..')) return;
+  const checked = childProcess().spawnSync('git', ['check-ignore', '-q', `${rel}/`], { cwd: trees.top });
+  if (checked.status === 0) return;
+  const common = childProcess().spawnSync('git', ['rev-parse', '--git-common-dir'], { cwd: trees.top, encoding: 'utf8' }).stdout.trim();
+  const exclude = join(trees.top, common, 'info', 'exclude');
+  const line = `/${rel}/`;
+  const now = existsSync(exclude) ? readFileSync(exclude, 'utf8') : '';
+  if (now.split('\n').includes(line)) return;
+  appendFileSync(exclude, `${now === '' || now.endsWith('\n') ? '' : '\n'}${line}\n`);
+}
+
+/** Has the setup run to its end in this worktree? A mark in the worktree's own git directory says so. */
+async function setUp(w: Entered): Promise<boolean> {
+  return existsSync(join(await gitOut(w.dir, ['rev-parse', '--absolute-git-dir']), 'mdclaim-setup-done'));
+}
+
+function runSetup(setup: string, w: Entered, env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    // Its output is progress: stderr, as the runner's own (stdout is the commands').
+    const child = childProcess().spawn('/bin/sh', ['-c', setup], { cwd: w.dir, env, stdio: ['ignore', 2, 'pipe'] });
+    let last = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      last = lastLine(last + chunk.toString()) || last;
+    });
+    child.on('error', (err) => reject(new MdclaimError('WORKTREE', `--setup cannot start in ${w.dir}: ${err.message}; the task was given back`)));
+    child.on('close', async (code, signal) => {
+      if (code !== 0) {
+        const how = signal === null ? `exit ${code}` : `killed by ${signal}`;
+        return reject(new MdclaimError('WORKTREE', `--setup failed in ${w.dir} (${how}${last === '' ? '' : `: ${last}`}); the task was given back`));
+      }
+      writeFileSync(join(await gitOut(w.dir, ['rev-parse', '--absolute-git-dir']), 'mdclaim-setup-done'), `${setup}\n`);
+      resolve();
+    });
+  });
+}
+
+function gitWithEnv(cwd: string, args: string[], env: NodeJS.ProcessEnv): ReturnType<typeof git> {
+  return new Promise((resolve) => {
+    childProcess().execFile('git', args, { cwd, env: { ...env, LC_ALL: 'C' } }, (err, out, errOut) => {
+      resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, out: String(out), err: String(errOut) });
+    });
+  });
+}

@@ -1,0 +1,205 @@
+import { existsSync, lstatSync, mkdirSync, realpathSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { MdclaimError } from '../errors.js';
+import type { Task } from '../format/task.js';
+import { worktreeOf } from '../format/worktree-section.js';
+import { sleep } from '../storage/deadline.js';
+import { flockDir } from '../storage/flock.js';
+import { flockProvider } from '../storage/flock/choose.js';
+import { git, gitOut, lastLine, retryingLocks } from './git.js';
+
+/** Where the worktrees of a run live, and what a new one starts from. */
+export interface Trees {
+  /** The top of the repository the runner works in (its main checkout). */
+  top: string;
+  /** The directory the worktrees are made in, absolute. */
+  dir: string;
+  /** What a new worktree's branch starts from, as given (`HEAD` by default). */
+  base: string;
+}
+
+/** One task's worktree: its name under the trees, its directory, its branch and the path a claim holds for it. */
+export interface Place {
+  name: string;
+  dir: string;
+  branch: string;
+  /** The path locked under the claim while a task runs here: one task at a time per worktree. */
+  lock: string;
+}
+
+/** A worktree ready for a command: where it is, and the commit its branch started from. */
+export interface Entered extends Place {
+  base: string;
+  created: boolean;
+}
+
+/** Where a run's worktrees go: `dir` (default `trees` at the top of the repository that holds `cwd`). */
+export async function findTrees(cwd: string, dir: string | undefined, base: string | undefined): Promise<Trees> {
+  const r = await git(cwd, ['rev-parse', '--show-toplevel']);
+  if (r.code !== 0) throw new MdclaimError('WORKTREE', `${cwd} is in no git repository (${lastLine(r.err)}): --worktree needs one`);
+  const top = realpathSync(r.out.trim());
+  return { top, dir: resolve(top, dir === undefined ? 'trees' : resolve(cwd, dir)), base: base ?? 'HEAD' };
+}
+
+/** A name git takes as a branch and a directory, as ADW's worktree names are. */
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** ADW's layout: a task under `## Git Worktree NAME` runs in DIR/NAME on branch NAME; any other in DIR/<id> on branch `task-<id>`. */
+export function placeOf(task: Task, trees: Trees): Place {
+  const section = task.section === undefined ? undefined : worktreeOf(task.section);
+  const name = section ?? task.id;
+  if (!NAME.test(name) || name.endsWith('.lock')) {
+    throw new MdclaimError('WORKTREE', `"${name}" cannot name a worktree and its branch (letters, digits, ".", "_" and "-"): the task was given back`);
+  }
+  return { name, dir: join(trees.dir, name), branch: section === undefined ? `task-${name}` : name, lock: lockOf(name, trees) };
+}
+
+/** The path a claim locks for worktree `name`: its path from the repository's top (`trees/api/`), the same on every host that keeps that layout. */
+export function lockOf(name: string, trees: Trees): string {
+  const within = relative(trees.top, join(trees.dir, name));
+  return within === '' || within.startsWith('..') || isAbsolute(within) ? `worktrees/${name}/` : `${within.split(sep).join('/')}/`;
+}
+
+/** What git locks a worktree with while `git worktree add` makes it (its HEAD is not yet the branch's). */
+const INITIALIZING = 'initializing';
+
+/** The reason `worktrees prune` locks a worktree with while it decides: a runner waits for it to finish. */
+export const PRUNING = 'mdclaim prune';
+
+/** A worktree as `git worktree list --porcelain` tells it. */
+export interface Listed {
+  path: string;
+  head: string;
+  /** `refs/heads/NAME`, absent for a detached HEAD. */
+  branch?: string;
+  prunable: boolean;
+  /** Locked by `git worktree lock`: its reason, or '' for none. */
+  locked?: string;
+}
+
+export async function listWorktrees(top: string): Promise<Listed[]> {
+  const out = await gitOut(top, ['worktree', 'list', '--porcelain']);
+  const listed: Listed[] = [];
+  for (const block of out.split(/\n\n+/)) {
+    const fields = new Map(block.split('\n').map((l) => [l.split(' ')[0]!, l.includes(' ') ? l.slice(l.indexOf(' ') + 1) : ''] as const));
+    const path = fields.get('worktree');
+    if (path === undefined) continue;
+    listed.push({ path, head: fields.get('HEAD') ?? '', ...(fields.has('branch') ? { branch: fields.get('branch')! } : {}), prunable: fields.has('prunable'), ...(fields.has('locked') ? { locked: fields.get('locked')! } : {}) });
+  }
+  return listed;
+}
+
+/** The same directory, however it is spelt (a symlinked /tmp, say). */
+function samePath(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The task's worktree, made if missing: its branch from the base, then the
+ * worktree on it. Two runners making one worktree at once both end in it;
+ * git's own lock files, contended by worktrees made side by side, are waited
+ * out. A failed `git worktree add` leaves nothing registered (git undoes it),
+ * and a branch made for it and still unused is deleted again, only while it
+ * points where it was made. A path that is something else, or the branch
+ * checked out elsewhere, is refused: a person decides, nothing is moved.
+ */
+export function enter(place: Place, trees: Trees): Promise<Entered> {
+  return holdingTrees(trees.dir, () => enterHeld(place, trees));
+}
+
+/**
+ * Run `work` holding flock(2) on the trees directory. Two `git worktree add`
+ * of one path at once may both succeed, registering one directory twice: on
+ * one host, the runners make worktrees one at a time (each takes well under
+ * a second; the commands still run side by side).
+ */
+async function holdingTrees<T>(dir: string, work: () => Promise<T>): Promise<T> {
+  mkdirSync(dir, { recursive: true });
+  const lock = flockDir(flockProvider().flock, dir, true);
+  if (!lock.try() && !(await lock.queue!(Date.now() + 10 * 60_000))) {
+    throw new MdclaimError('WORKTREE', `another runner held ${dir} for 10 minutes while making a worktree; the task was given back`);
+  }
+  try {
+    return await work();
+  } finally {
+    lock.release();
+  }
+}
+
+async function enterHeld(place: Place, trees: Trees): Promise<Entered> {
+  const baseCommit = await gitOut(trees.top, ['rev-parse', '--verify', '--quiet', `${trees.base}^{commit}`]).catch(() => {
+    throw new MdclaimError('WORKTREE', `--base ${trees.base} names no commit in ${trees.top}`);
+  });
+  const ref = `refs/heads/${place.branch}`;
+  let failures = 0;
+  for (let attempt = 1; ; attempt++) {
+    const listed = await listWorktrees(trees.top);
+    const here = listed.find((w) => samePath(w.path, place.dir));
+    if ((here?.locked === PRUNING || here?.locked === INITIALIZING) && attempt < 600) {
+      // A prune is deciding about it (kept, or removed and made anew below), or another git is still making it: wait.
+      await sleep(100);
+      continue;
+    }
+    if (here && !here.prunable) {
+      if (here.branch !== ref) throw refused(`${place.dir} is a worktree of ${here.branch === undefined ? 'a detached HEAD' : `branch ${short(here.branch)}`}, not of branch ${place.branch}`);
+      return { ...place, base: (await recordedBase(trees.top, place.branch)) ?? baseCommit, created: false };
+    }
+    const elsewhere = listed.find((w) => w.branch === ref && !samePath(w.path, place.dir));
+    if (elsewhere) throw refused(`branch ${place.branch} is checked out in ${elsewhere.path}`);
+    if (here?.prunable || listed.some((w) => w.prunable)) await git(trees.top, ['worktree', 'prune']);
+    if (existsOrLink(place.dir)) throw refused(`${place.dir} exists and is not the worktree of branch ${place.branch}`);
+
+    const made = await retryingLocks(() => git(trees.top, ['branch', '--no-track', place.branch, baseCommit]));
+    const madeBranch = made.code === 0;
+    if (madeBranch) await setBase(trees, place.branch, baseCommit);
+    const added = await retryingLocks(() => git(trees.top, ['worktree', 'add', '--quiet', place.dir, place.branch]));
+    if (added.code === 0) {
+      const base = madeBranch ? baseCommit : ((await recordedBase(trees.top, place.branch)) ?? baseCommit);
+      return { ...place, base, created: true };
+    }
+    // Not made: undo our branch if no one took it up, then look again (a racing runner may have made the worktree).
+    if (madeBranch) await git(trees.top, ['update-ref', '-d', ref, baseCommit]).then(() => git(trees.top, ['config', '--remove-section', `branch.${place.branch}`]));
+    if (++failures >= 5) throw new MdclaimError('WORKTREE', `cannot make the worktree ${place.dir}: ${lastLine(added.err)}; the task was given back`);
+  }
+}
+
+function refused(what: string): MdclaimError {
+  return new MdclaimError('WORKTREE', `${what}; the task was given back`);
+}
+
+function short(ref: string): string {
+  return ref.replace(/^refs\/heads\//, '');
+}
+
+function existsOrLink(path: string): boolean {
+  if (existsSync(path)) return true;
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The base a branch was made from, kept in the repository's config beside the branch (it goes when the branch does). */
+export async function recordedBase(top: string, branch: string): Promise<string | undefined> {
+  const r = await git(top, ['config', '--get', `branch.${branch}.mdclaimBase`]);
+  return r.code === 0 && r.out.trim() !== '' ? r.out.trim() : undefined;
+}
+
+/** The branch the base was taken from (`main`), which prune compares with; the commit when it was none. */
+export async function recordedBaseRef(top: string, branch: string): Promise<string | undefined> {
+  const r = await git(top, ['config', '--get', `branch.${branch}.mdclaimBaseRef`]);
+  return r.code === 0 && r.out.trim() !== '' ? r.out.trim() : undefined;
+}
+
+async function setBase(trees: Trees, branch: string, commit: string): Promise<void> {
+  const named = trees.base === 'HEAD' ? (await git(trees.top, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).out.trim() : trees.base;
+  await gitOut(trees.top, ['config', `branch.${branch}.mdclaimBase`, commit]);
+  await gitOut(trees.top, ['config', `branch.${branch}.mdclaimBaseRef`, named === '' ? commit : named]);
+}
