@@ -105,4 +105,10 @@ describe('what a CLI call loads', () => {
     // The look can see a load: a claim that makes up its claimant's name needs node:crypto.
     expect(loaded(['--json'])).toContain('crypto');
   });
+
+  it('is ASCII only, so V8 holds its source one byte a character (a single other character makes the whole of it two)', () => {
+    const bytes = readFileSync(join(ROOT, 'dist/cli.cjs'));
+    const at = bytes.findIndex((b) => b > 0x7f);
+    expect(at === -1 ? '' : bytes.subarray(Math.max(0, at - 40), at + 40).toString('utf8')).toBe('');
+  });
 });
