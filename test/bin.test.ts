@@ -97,11 +97,12 @@ describe('what a CLI call loads', () => {
     return readFileSync(out, 'utf8').split('\n').filter(Boolean);
   }
 
-  it('leaves node:child_process and node:crypto unloaded when it neither spawns nor makes up a name (each costs a fresh process milliseconds)', () => {
+  it('leaves node:child_process, node:crypto and node:readline unloaded when it neither spawns, makes up a name nor reads keys (each costs a fresh process milliseconds)', () => {
     const got = loaded(['--by', 'w', '-q']);
     expect(got).toContain('fs');
     expect(got).not.toContain('child_process');
     expect(got).not.toContain('crypto');
+    expect(got).not.toContain('readline');
     // The look can see a load: a claim that makes up its claimant's name needs node:crypto.
     expect(loaded(['--json'])).toContain('crypto');
   });
