@@ -52,6 +52,8 @@ export interface CliResult {
   rssMethod: 'usr-bin-time' | 'resource-usage';
   /** A fresh `next` on big boards whose first half is claimed. */
   big: BigBoardFigures[];
+  /** Was NODE_EXTRA_CA_CERTS set? Every Node start then reads those certificates, `node -e 0` included, which shrinks every ratio to it. */
+  extraCaCerts: boolean;
 }
 
 function timed(args: string[], expect: number): number {
@@ -159,6 +161,7 @@ export function cli(cfg: CliConfig): CliResult {
     nextPeakRssMiB: quantile(rss, 0.5),
     bareNodePeakRssMiB: quantile(bareRss, 0.5),
     rssMethod: method,
+    extraCaCerts: Boolean(process.env.NODE_EXTRA_CA_CERTS),
     big: bigBoards,
   };
 }

@@ -234,7 +234,7 @@ export function tables(r: Results): Table[] {
     });
     if (k.big.length > 0) {
       out.push({
-        title: '4. A fresh CLI `next` on big boards whose first half is claimed, interleaved with `node -e 0`',
+        title: `4. A fresh CLI \`next\` on big boards whose first half is claimed, interleaved with \`node -e 0\`${k.extraCaCerts ? ' (NODE_EXTRA_CA_CERTS set: each Node start, node -e 0 too, reads those certificates first)' : ''}`,
         head: ['tasks', 'lines', 'board KiB', 'next wall ms (median)', 'IQR', 'node -e 0 ms', 'next / bare, pair by pair', 'CPU ms, next / bare', 'page faults, next / bare'],
         rows: k.big.map((b) => [
           b.tasks.toLocaleString('en-US'), b.shape === 'bare' ? 'bare' : 'list items', num(b.boardKiB), num(b.nextMs.median), `${num(b.nextMs.q25)}–${num(b.nextMs.q75)}`, num(b.bareNodeMs.median), times(b.ratio),
