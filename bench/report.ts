@@ -40,7 +40,7 @@ const WHY_MISSED: Record<string, string> = {
   '3d': 'garbage collection and the file system grow with the board',
   '4a': "fs-ext's native addon and the bundle's compilation (the bin keeps V8's code cache); node:crypto no longer loads on the claim path",
   '4b': 'the board is held three times: the bytes read, their latin1 string, and the new file',
-  '4c': "by instruction count (callgrind) a fresh next runs about 1.12× node -e 0's instructions, its code from the cache; the rest of its cost is memory first touched, some 1,300 pages more (the bundle's source, compiled code and cache, the board held as bytes, string and new file), paid in system time and cache misses; of the instructions it adds, loading the bundle and its cache about 15 million, its top level 17, the claim path 12 (the warm-up 7 of them), the 300 KiB board 10–15 (docs/benchmarks.md, CLI start-up)",
+  '4c': "by instruction count (callgrind) a fresh next runs about 1.12× node -e 0's instructions, its code from the cache; the rest of its cost is memory first touched, some 1,300 pages more (the bundle's source, compiled code and cache, the board held as bytes, string and new file), paid in system time and cache misses; of the instructions it adds, loading the bundle and its cache about 15 million, its top level 17, the claim path 12 (the warm-up 7 of them), the 300 KiB board 10–15; without NODE_EXTRA_CA_CERTS node -e 0 is about 86 million instructions, so loading the bundle and its top level alone pass 1.3×: that would need next to load only the claim path (docs/benchmarks.md, CLI start-up)",
 };
 
 const cpuMs = (c: CpuFigures) => c.userMs + c.sysMs;
