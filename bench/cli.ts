@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuOf, type CpuFigures } from './cli-cpu.js';
 import { boardText, clock, progress, quantile, spread, tempDir, toMs, type Spread } from './util.js';
 
 // What `mdclaim` runs: the bin, which keeps V8's compiled code of the bundle between calls.
@@ -30,6 +31,9 @@ export interface BigBoardFigures {
   bareNodeMs: Spread;
   /** `next` wall time over `node -e 0` wall time, pair by pair. */
   ratio: Spread;
+  /** CPU time and page faults of the same `next` and of `node -e 0`, each as it read them at exit (medians). */
+  nextCpu: CpuFigures;
+  bareCpu: CpuFigures;
 }
 
 export interface CliResult {
@@ -48,6 +52,8 @@ export interface CliResult {
   rssMethod: 'usr-bin-time' | 'resource-usage';
   /** A fresh `next` on big boards whose first half is claimed. */
   big: BigBoardFigures[];
+  /** Was NODE_EXTRA_CA_CERTS set? Every Node start then reads those certificates, `node -e 0` included, which shrinks every ratio to it. */
+  extraCaCerts: boolean;
 }
 
 function timed(args: string[], expect: number): number {
@@ -91,7 +97,11 @@ function bigBoard(dir: string, tasks: number, pairs: number, shape: BigBoardFigu
       next.push(timed(args, 0));
     }
   }
-  return { tasks, shape, boardKiB: kib, nextMs: spread(next), bareNodeMs: spread(bare), ratio: spread(next.map((x, i) => x / bare[i]!)) };
+  const rewrite = () => writeFileSync(path, boardText(tasks, { claimedFirst: Math.floor(tasks / 2), bare: shape === 'bare' }));
+  const runs = Math.max(5, Math.min(pairs, 15));
+  const nextCpu = cpuOf(args.slice(), runs, rewrite);
+  const bareCpu = cpuOf(['-e', '0'], runs, () => {});
+  return { tasks, shape, boardKiB: kib, nextMs: spread(next), bareNodeMs: spread(bare), ratio: spread(next.map((x, i) => x / bare[i]!)), nextCpu, bareCpu };
 }
 
 /** Case 4: what a shell script pays per `mdclaim next`, on a small board and on big ones, and how much memory one takes on a big board. */
@@ -151,6 +161,7 @@ export function cli(cfg: CliConfig): CliResult {
     nextPeakRssMiB: quantile(rss, 0.5),
     bareNodePeakRssMiB: quantile(bareRss, 0.5),
     rssMethod: method,
+    extraCaCerts: Boolean(process.env.NODE_EXTRA_CA_CERTS),
     big: bigBoards,
   };
 }

@@ -97,12 +97,19 @@ describe('what a CLI call loads', () => {
     return readFileSync(out, 'utf8').split('\n').filter(Boolean);
   }
 
-  it('leaves node:child_process and node:crypto unloaded when it neither spawns nor makes up a name (each costs a fresh process milliseconds)', () => {
+  it('leaves node:child_process, node:crypto and node:readline unloaded when it neither spawns, makes up a name nor reads keys (each costs a fresh process milliseconds)', () => {
     const got = loaded(['--by', 'w', '-q']);
     expect(got).toContain('fs');
     expect(got).not.toContain('child_process');
     expect(got).not.toContain('crypto');
+    expect(got).not.toContain('readline');
     // The look can see a load: a claim that makes up its claimant's name needs node:crypto.
     expect(loaded(['--json'])).toContain('crypto');
+  });
+
+  it('is ASCII only, so V8 holds its source one byte a character (a single other character makes the whole of it two)', () => {
+    const bytes = readFileSync(join(ROOT, 'dist/cli.cjs'));
+    const at = bytes.findIndex((b) => b > 0x7f);
+    expect(at === -1 ? '' : bytes.subarray(Math.max(0, at - 40), at + 40).toString('utf8')).toBe('');
   });
 });

@@ -1,6 +1,6 @@
 import { writeSync } from 'node:fs';
-import { emitKeypressEvents } from 'node:readline';
 import type { ReadStream, WriteStream } from 'node:tty';
+import { emitKeypressEvents } from '../builtins.js';
 
 // The full screen: the alternate screen, a hidden cursor and raw keys while
 // open; everything put back on close, also when the process ends another way.
