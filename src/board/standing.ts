@@ -6,6 +6,8 @@ import { blockerOf, blockingHold, cutoff, holdsPaths, isLapsed, type Blocker, ty
 import { attemptsOfTask } from './park.js';
 import type { HeldPath } from './path-types.js';
 import { textRefusal } from './unclaimable.js';
+import { selectTasks, type TaskFilter } from './select.js';
+import type { TaskBoard } from './types.js';
 
 // The claimable rules (claimable.ts) read from tasks as every board's list()
 // returns them, for views that see a board only through its interface.
@@ -174,3 +176,24 @@ function standing(t: Task, nowMs: number, now: Cutoff, b: TaskBlocker | null): O
   if (b.kind === 'path') return { blockedBy: b.hold };
   return {};
 }
+
+/**
+ * The tasks a filter selects, each with how it stands (standings), judged on
+ * the whole board as the board itself answers (survey): a claim outside the
+ * filter can block a task inside it. What `list` prints and MCP's list returns.
+ */
+export async function listStanding(board: Pick<TaskBoard, 'survey'>, filter: TaskFilter, statusName?: string, nowMs = Date.now()): Promise<Listed[]> {
+  const { tasks: all, blockers } = await board.survey();
+  const every = standings(all, nowMs, blockers);
+  const at = new Map(all.map((t, i) => [t, i]));
+  return selectTasks(all, filter, statusName).map((task) => ({ task, standing: every[at.get(task)!]! }));
+}
+
+/** A task as a listing shows it: the task and how it stands. */
+export interface Listed {
+  task: Task;
+  standing: Standing;
+}
+
+/** One listed task as JSON shows it (`list --json`, MCP's list): its fields, then its standing's. */
+export const listedJson = ({ task, standing }: Listed): Task & Standing => ({ ...task, ...standing });

@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { checkMaxAttempts } from '../board/checks.js';
 import { selectTasks } from '../board/select.js';
+import { listedJson, listStanding } from '../board/standing.js';
 import type { TaskBoard } from '../board/types.js';
 import { errorReport, usage } from '../errors.js';
 import type { Session } from './session.js';
@@ -57,7 +58,8 @@ async function dispatch(s: Session, board: TaskBoard, name: string, a: Args): Pr
     case 'list': {
       const filter = { ...opt(a, 'status', str(a, 'status')), ...opt(a, 'section', str(a, 'section')), tags: a['tag'] === undefined ? [] : [str(a, 'tag')!] };
       selectTasks([], filter);
-      return { tasks: selectTasks(await board.list(), filter) };
+      // As list --json: each task with claimable and how it stands, judged on the whole board.
+      return { tasks: (await listStanding(board, filter)).map(listedJson) };
     }
     case 'add':
       return { task: await board.add(required(a, 'text'), opt(a, 'section', str(a, 'section'))) };

@@ -66,7 +66,7 @@ export const TOOLS: readonly ToolSpec[] = [
   ),
   tool(
     'list',
-    'List the board\'s tasks with their status (open, blocked, claimed, done, failed), holder and claim time. Returns {"tasks": [...]}, in board order; filters narrow it. Reading only: it claims nothing.',
+    'List the board\'s tasks with their status (open, blocked, claimed, done, failed), holder and claim time, and claimable: whether claim of it would succeed now (else blockedBy, retryInMs or refused say why). Returns {"tasks": [...]}, in board order; filters narrow it. Reading only: it claims nothing.',
     {
       status: { type: 'string', enum: ['open', 'blocked', 'claimed', 'done', 'failed'], description: 'Only tasks in this status.' },
       tag: { type: 'string', description: 'Only tasks with this tag.' },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { named } from '../../src/format/named.js';
 import { mdclaim } from '../helpers/cli.js';
+import { connect } from '../helpers/mcp.js';
 import { kinds } from './kinds.js';
 
 // A task its own line keeps from being claimed stops no one: next and run pass over it, saying so once,
@@ -56,6 +57,14 @@ describe.each(kinds)('a listing of a task its own line keeps from being claimed 
     const claims = listed.tasks.map((t) => mdclaim(['claim', t.id, '--file', f, '--by', 'a']).status);
     expect(claims).toEqual([2, 2, 0]);
     expect(mdclaim(['list', '--file', f]).stdout).toContain('open, not claimable: its line declares path "../outside.ts"');
+    // MCP's list answers as list --json does, claimable and all.
+    const s = await connect(f, ['--by', 'agent-m']);
+    const overMcp = (await s.call('list')).doc as { tasks: unknown[] };
+    // timeLeftMs of the claim taken above counts down between the two reads: compared apart from it.
+    const steady = (tasks: unknown[]) => tasks.map((t) => ({ ...(t as object), timeLeftMs: undefined }));
+    const overCli = JSON.parse(mdclaim(['list', '--file', f, '--json']).stdout) as { tasks: unknown[] };
+    expect(steady(overMcp.tasks)).toEqual(steady(overCli.tasks));
+    expect(overMcp.tasks.map((t) => (t as { claimable: boolean }).claimable)).toEqual([false, false, false]);
     await board.close?.();
   });
 });

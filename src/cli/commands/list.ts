@@ -1,5 +1,5 @@
 import { selectTasks } from '../../board/select.js';
-import { standings, type Standing } from '../../board/standing.js';
+import { listedJson, listStanding, type Standing } from '../../board/standing.js';
 import { spanAhead } from '../../format/span.js';
 import type { Task } from '../../format/task.js';
 import { has, one } from '../args.js';
@@ -13,13 +13,10 @@ export const list: Command = async (board, p, io) => {
   const tags = p.flags.get('tag') ?? [];
   // The status is checked before the board is read: a typo fails fast.
   selectTasks([], { ...(status === undefined ? {} : { status }) }, '--status');
-  const { tasks: all, blockers } = await board.survey();
-  const tasks = selectTasks(all, { ...(status === undefined ? {} : { status }), ...(section === undefined ? {} : { section }), tags }, '--status');
-  // Standings are judged on the whole board: a claim outside the filter can block a task inside it.
-  const byTask = new Map(all.map((t, i) => [t, i]));
-  const every = standings(all, Date.now(), blockers);
-  const stand = tasks.map((t) => every[byTask.get(t)!]!);
-  if (has(p, 'json')) printJson(io, { tasks: tasks.map((t, i) => ({ ...t, ...stand[i] })) });
+  const listed = await listStanding(board, { ...(status === undefined ? {} : { status }), ...(section === undefined ? {} : { section }), tags }, '--status');
+  const tasks = listed.map((l) => l.task);
+  const stand = listed.map((l) => l.standing);
+  if (has(p, 'json')) printJson(io, { tasks: listed.map(listedJson) });
   else {
     const states = tasks.map((t, i) => state(t, stand[i]!));
     // Loops, not Math.max(...): spreading a huge board's tasks overflows the stack.
