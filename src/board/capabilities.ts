@@ -1,3 +1,4 @@
+import { dirname, resolve } from 'node:path';
 import { usage, type MdclaimError } from '../errors.js';
 
 // What only one kind of board does, said once: each board names its kind
@@ -20,4 +21,13 @@ export function pgForm(flag = '--file'): string {
  */
 export function needsKind(what: string, needs: BoardKind, hint: string): MdclaimError {
   return usage(`${what} needs ${NAMES[needs]}: ${hint}`);
+}
+
+/**
+ * The directory a board's declared paths are relative to: a file board's
+ * own directory (its path as this process opened it); a database board's,
+ * the caller's (the project a hook or agent runs in, `cwd`).
+ */
+export function pathsBase(board: { readonly kind: BoardKind; readonly location: string }, cwd: string): string {
+  return board.kind === 'file' ? dirname(resolve(board.location)) : cwd;
 }

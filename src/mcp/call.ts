@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path';
+import { pathsBase } from '../board/capabilities.js';
 import { checkMaxAttempts } from '../board/checks.js';
 import { selectTasks } from '../board/select.js';
 import { listedJson, listStanding } from '../board/standing.js';
@@ -65,7 +65,7 @@ async function dispatch(s: Session, board: TaskBoard, name: string, a: Args): Pr
       return { task: await board.add(required(a, 'text'), opt(a, 'section', str(a, 'section'))) };
     case 'paths_check': {
       // As guard and paths check ask: every name a write through a symlink touches (a file board's paths are its directory's; a database board's the server's working directory's).
-      const base = board.kind === 'file' ? dirname(resolve(board.location)) : process.cwd();
+      const base = pathsBase(board, process.cwd());
       const follow = (paths: string[] | undefined) => paths && withTargets(base, paths);
       return { paths: await s.checkPaths({ ...opt(a, 'writes', follow(list(a, 'writes'))), ...opt(a, 'reads', follow(list(a, 'reads'))) }) };
     }

@@ -1,5 +1,6 @@
+import { pathsBase } from '../../board/capabilities.js';
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { MdclaimError, usage } from '../../errors.js';
 import { EXIT } from '../exit.js';
 import { namesWritten } from '../../platform/followed-path.js';
@@ -24,7 +25,7 @@ export const guard: Command = async (any, p, io) => {
   if (typeof target !== 'string' || target === '') return EXIT.OK;
   const cwd = typeof input.cwd === 'string' ? input.cwd : process.cwd();
   // Paths on the board are relative to its file's directory; a database board's to the project the hook runs in.
-  const base = any.kind === 'file' ? dirname(resolve(any.path)) : cwd;
+  const base = pathsBase(any, cwd);
   // The name written and, through a symlink, the file the kernel would open: both are asked about.
   const names = namesWritten(base, resolve(cwd, target));
   if (names.length === 0) return EXIT.OK;

@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path';
+import { pathsBase } from '../../board/capabilities.js';
 import { has } from '../args.js';
 import { EXIT } from '../exit.js';
 import { asker, printJson } from '../output.js';
@@ -10,7 +10,7 @@ import type { Command } from './types.js';
 export const pathsCheck: Command = async (any, p, io) => {
   const by = asker(p, 'check');
   // Paths are the board's directory's (a database board's: the current directory's), each asked about under every name a write through it touches.
-  const base = any.kind === 'file' ? dirname(resolve(any.path)) : process.cwd();
+  const base = pathsBase(any, process.cwd());
   const follow = (paths: string[] | undefined) => paths && withTargets(base, paths);
   const writes = follow(pathFlag(p, 'writes'));
   const reads = follow(pathFlag(p, 'reads'));
