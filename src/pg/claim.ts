@@ -10,6 +10,7 @@ import { logged } from './history-sql.js';
 import { HOLD_COLUMNS, heldBy, lockBoardPaths, PathRace, type HoldRow } from './held.js';
 import { rowText, taskColumns, toTask, type TaskRow } from './rows.js';
 import { MAX_ATTEMPTS } from '../format/attempts.js';
+import { setTries } from './tries-sql.js';
 
 // A claim is one statement: pick the first claimable row in board order and
 // lock it (a MATERIALIZED CTE, so the planner cannot fold it into the UPDATE
@@ -21,9 +22,9 @@ import { MAX_ATTEMPTS } from '../format/attempts.js';
 
 // Attempts (migration 4): a claim (a takeover too) counts an attempt where the line counts, or the claimer's budget ($B) asks,
 // up to the most a line can write (src/file/claim.ts, claimChange); any claim ends a retry's wait.
-const SET_ATTEMPTS = `not_before = NULL, (body, tries_len, attempts) = (SELECT * FROM mdclaim.set_tries(t.body, t.text_end, t.tries_len, 'claimed',
-    least(coalesce(t.attempts, mdclaim.implied_attempts(picked.was))
-      + CASE WHEN t.attempts IS NOT NULL OR $B::int IS NOT NULL THEN 1 ELSE 0 END, ${MAX_ATTEMPTS}), NULL))`;
+const SET_ATTEMPTS = `not_before = NULL, ${setTries(`'claimed'`,
+  `least(coalesce(t.attempts, mdclaim.implied_attempts(picked.was)) + CASE WHEN t.attempts IS NOT NULL OR $B::int IS NOT NULL THEN 1 ELSE 0 END, ${MAX_ATTEMPTS})`,
+  'NULL')}`;
 
 const SET_CLAIM = `status = 'claimed', by = $2, claimed_at = date_trunc('second', now()), lease_ms = $3,
   expires_at = date_trunc('second', now()) + $3::bigint * interval '1 millisecond', marker = NULL, commit = NULL, reason = NULL,
@@ -33,7 +34,16 @@ const SET_CLAIM = `status = 'claimed', by = $2, claimed_at = date_trunc('second'
 const CLAIM_EVENT = `CASE WHEN was <> 'claimed' THEN 'claimed' ELSE 'taken over' END`;
 
 /**
- * `picked` names the one row to claim; `before` may define the CTEs it reads; `budget` is the
+ * Whether a claim of task_view row `v` needs a transaction: paths kept on the row, or a text that may
+ * keep the line from being claimed (see lineRefusal: it is then refused or passed over, and only a
+ * transaction can give the claim back): a declaration, as mdclaim's declaration parser starts one, or
+ * the failure reason's separator. Read with the candidate itself, from the row it locks.
+ */
+const DEFERS = `(cardinality(v.writes) + cardinality(v.reads) > 0 OR v.text ~ '\\{[ \\t]*(writes|reads)[ \\t]*:'
+  OR strpos(' ' || v.text, '${FAILED_SEP}') > 0) AS defers`;
+
+/**
+ * `picked` names the one row to claim, with its `defers` (DEFERS); `before` may define the CTEs it reads; `budget` is the
  * parameter of the claimer's attempts budget, `token` the one of its request's token. With `alone`
  * (a parameter), the statement runs by itself, in autocommit, and claims only a task that declares
  * no paths: a task that does is returned as `deferred`, unclaimed, for a transaction to claim (the
@@ -41,12 +51,7 @@ const CLAIM_EVENT = `CASE WHEN was <> 'claimed' THEN 'claimed' ELSE 'taken over'
  */
 function claimStatement(picked: string, via: string, budget: string, token: string, alone = 'false', before = ''): string {
   return `WITH ${before}picked AS MATERIALIZED (${picked}),
-  deferred AS (SELECT ${alone}::boolean AND EXISTS (SELECT 1 FROM picked p JOIN mdclaim.task d ON d.uid = p.uid
-    -- Paths kept on the row, or a text that may keep the line from being claimed (see lineRefusal: it is then
-    -- refused or passed over, and only a transaction can give the claim back): a declaration, as mdclaim's
-    -- declaration parser starts one, or the failure reason's separator.
-    WHERE cardinality(d.writes) + cardinality(d.reads) > 0 OR d.text ~ '\\{[ \\t]*(writes|reads)[ \\t]*:'
-      OR strpos(' ' || d.text, '${FAILED_SEP}') > 0) AS deferred),
+  deferred AS (SELECT ${alone}::boolean AND coalesce((SELECT defers FROM picked), false) AS deferred),
   -- A claim starts without locks: a lapsed holder's, or lock lines an open task was imported with (as on the file board).
   dropped AS (DELETE FROM mdclaim.path_lock l USING picked, deferred WHERE l.task = picked.uid AND NOT deferred.deferred),
   claimed AS (
@@ -70,17 +75,17 @@ function claimStatement(picked: string, via: string, budget: string, token: stri
 const FILTER = `v.board = $1 AND v.tags @> $4::text[] AND ($5::text IS NULL OR v.section = $5 OR v.worktree = $5) AND v.uid <> ALL($9::bigint[])`;
 const NEXT_ARGS = 9;
 const NEXT = claimStatement(
-  `SELECT uid, was, was_by FROM (SELECT * FROM waiting UNION ALL SELECT * FROM lapsing) first ORDER BY position LIMIT 1`,
+  `SELECT uid, was, was_by, defers FROM (SELECT * FROM waiting UNION ALL SELECT * FROM lapsing) first ORDER BY position LIMIT 1`,
   'next',
   '$6',
   '$7',
   '$8',
   `waiting AS MATERIALIZED (
-     SELECT v.uid, v.position, v.status AS was, v.by AS was_by FROM mdclaim.task_view v
+     SELECT v.uid, v.position, v.status AS was, v.by AS was_by, ${DEFERS} FROM mdclaim.task_view v
      WHERE ${FILTER} AND (v.status = 'open' OR (v.status = 'blocked' AND v.ready)) AND v.claimable
      ORDER BY v.position LIMIT 1 FOR UPDATE OF v SKIP LOCKED),
    lapsing AS MATERIALIZED (
-     SELECT v.uid, v.position, v.status AS was, v.by AS was_by FROM mdclaim.task_view v
+     SELECT v.uid, v.position, v.status AS was, v.by AS was_by, ${DEFERS} FROM mdclaim.task_view v
      WHERE ${FILTER} AND v.status = 'claimed' AND v.expires_at <= now() AND v.claimable
      ORDER BY v.position LIMIT 1 FOR UPDATE OF v SKIP LOCKED),
    `,
@@ -92,7 +97,7 @@ export const ID_MATCH = `(v.hash = $ID OR (v.key = $ID AND v.id = $ID))`;
 // Duplicates of one text share an id: take the first claimable. A live claim is claimable by no one, its
 // holder's name included (heartbeat renews it). Wait for a locked one rather than skip it: its holder may yet give it up.
 const CLAIM = claimStatement(
-  `SELECT v.uid, v.status AS was, v.by AS was_by FROM mdclaim.task_view v
+  `SELECT v.uid, v.status AS was, v.by AS was_by, ${DEFERS} FROM mdclaim.task_view v
    WHERE v.board = $1 AND ${ID_MATCH.replaceAll('$ID', '$4')}
      AND v.status IN ('open', 'blocked', 'claimed') AND v.claimable
    ORDER BY v.position LIMIT 1

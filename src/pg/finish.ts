@@ -5,6 +5,7 @@ import type { Task } from '../format/task.js';
 import type { Conn } from './db.js';
 import { ambiguousKey } from './claim.js';
 import { logged } from './history-sql.js';
+import { setTries } from './tries-sql.js';
 import { locksColumn, taskColumns, toTask, type TaskRow } from './rows.js';
 
 // The transitions only the holder may make. Each is one statement that
@@ -27,10 +28,10 @@ const SET: Record<HolderVerb, string> = {
   fail: `status = 'failed', claimed_at = NULL, lease_ms = NULL, expires_at = NULL, reason = $5, body = overlay(t.body PLACING $6::bytea FROM t.text_end + t.tries_len + 1 FOR 0), marker = NULL`,
   // A task handed back unworked: its claim's attempt goes back with it (src/file/finish.ts).
   release: `${OPEN}, not_before = NULL,
-    (body, tries_len, attempts) = (SELECT * FROM mdclaim.set_tries(t.body, t.text_end, t.tries_len, 'open', coalesce(t.attempts, 1) - 1, NULL))`,
+    ${setTries(`'open'`, 'coalesce(t.attempts, 1) - 1', 'NULL')}`,
   // Back for a retry: the attempt kept, and the wait written on the line.
   retry: `${OPEN}, not_before = ${NOT_BEFORE},
-    (body, tries_len, attempts) = (SELECT * FROM mdclaim.set_tries(t.body, t.text_end, t.tries_len, 'open', coalesce(t.attempts, 1), ${NOT_BEFORE}))`,
+    ${setTries(`'open'`, 'coalesce(t.attempts, 1)', NOT_BEFORE)}`,
 };
 
 // The parameter that carries the request's token (NULL in a transaction): after the verb's own.
