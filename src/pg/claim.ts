@@ -8,7 +8,7 @@ import type { Task } from '../format/task.js';
 import { RolledBack, type Conn } from './db.js';
 import { logged } from './history-sql.js';
 import { HOLD_COLUMNS, heldBy, lockBoardPaths, PathRace, type HoldRow } from './held.js';
-import { rowText, taskColumns, toTask, type TaskRow } from './rows.js';
+import { fromJson, rowText, taskColumns, taskJson, toTask, type TaskRow } from './rows.js';
 import { MAX_ATTEMPTS } from '../format/attempts.js';
 import { setTries } from './tries-sql.js';
 
@@ -61,7 +61,7 @@ function claimStatement(picked: string, via: string, budget: string, token: stri
   ),
   ${logged({ from: 'claimed', event: CLAIM_EVENT, by: 'by', priorBy: `CASE WHEN was = 'claimed' THEN was_by END`, claimedAt: 'claimed_at', leaseMs: 'lease_ms', via })}
   -- One row: the claimed task's columns (NULL when none was claimed) and whether the pick was deferred.
-  SELECT ${taskColumns('claimed', 'v')}, deferred.deferred
+  SELECT ${taskJson('claimed', 'v')} AS task, deferred.deferred
   FROM deferred LEFT JOIN (claimed JOIN mdclaim.task_view v ON v.uid = claimed.uid) ON true`;
 }
 
@@ -123,6 +123,15 @@ function nextParams(a: PgNext, token: string | null, alone: boolean, passed: rea
   return params;
 }
 
+/** The one row a claim statement returns: the claimed task (taskJson), and whether the pick was deferred. */
+type Claimed = { task: Parameters<typeof fromJson>[0] | null; deferred: boolean };
+
+/** The claimed task's row, null when none was claimed, 'deferred' when the pick needs a transaction. */
+function claimed([row]: Claimed[]): TaskRow | null | 'deferred' {
+  if (row!.deferred) return 'deferred';
+  return row!.task === null ? null : fromJson(row!.task);
+}
+
 /** A task next would take but for what its own line says (see lineRefusal): roll back, and claim again passing over its row. */
 export class PassOver extends RolledBack {
   constructor(readonly uid: string, readonly task: Task, readonly reason: string) {
@@ -132,8 +141,9 @@ export class PassOver extends RolledBack {
 
 /** Call inside a transaction, passing over the rows `passed`; PathRace means roll back and try again, PassOver the same without its row. */
 export async function claimNext(c: Conn, a: PgNext, passed: readonly string[] = []): Promise<Task | null> {
-  const [row] = await c.query<TaskRow>(NEXT, nextParams(a, null, false, passed));
-  if (row?.uid == null) return null;
+  const row = claimed(await c.query<Claimed>(NEXT, nextParams(a, null, false, passed)));
+  // In a transaction (`alone` false), a pick is never deferred.
+  if (row === null || row === 'deferred') return null;
   const refused = lineRefusal(rowText(row), row.line);
   if (refused !== null) throw new PassOver(row.uid, toTask(row), refused.message);
   await pathsStillFree(c, a.board, row);
@@ -146,9 +156,8 @@ export async function claimNext(c: Conn, a: PgNext, passed: readonly string[] = 
  * transaction). `token` marks the claim, so that it is found if the connection is lost (token.ts).
  */
 export async function claimNextAlone(c: Conn, a: PgNext, token: string): Promise<Task | null | 'deferred'> {
-  const [row] = await c.query<TaskRow & { deferred: boolean }>(NEXT, nextParams(a, token, true));
-  if (row!.deferred) return 'deferred';
-  return row!.uid == null ? null : toTask(row!);
+  const row = claimed(await c.query<Claimed>(NEXT, nextParams(a, token, true)));
+  return row === 'deferred' || row === null ? row : toTask(row);
 }
 
 /**
@@ -159,11 +168,11 @@ export async function claimNextAlone(c: Conn, a: PgNext, token: string): Promise
 export async function claimById(
   c: Conn, a: { board: number; id: string; by: string; leaseMs: number; maxAttempts?: number }, token: string | null = null,
 ): Promise<Task | 'deferred'> {
-  const [row] = await c.query<TaskRow & { deferred: boolean }>(CLAIM, [a.board, a.by, a.leaseMs, a.id, a.maxAttempts ?? null, token, token !== null]);
-  if (row!.deferred) return 'deferred';
-  if (row!.uid != null) {
-    if (token === null) await pathsStillFree(c, a.board, row!);
-    return toTask(row!);
+  const row = claimed(await c.query<Claimed>(CLAIM, [a.board, a.by, a.leaseMs, a.id, a.maxAttempts ?? null, token, token !== null]));
+  if (row === 'deferred') return row;
+  if (row !== null) {
+    if (token === null) await pathsStillFree(c, a.board, row);
+    return toTask(row);
   }
   // Nothing claimed: say why, from the rows as they are now.
   const found = await c.query<TaskRow>(
