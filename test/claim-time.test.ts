@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { claimInstant } from '../src/format/claim-time.js';
+import { claimInstant, readRfc3339 } from '../src/format/claim-time.js';
 import { formatClaimedAt } from '../src/format/marker.js';
 
 // The one reading of a claim time (src/format/claim-time.ts).
@@ -22,6 +22,26 @@ describe('claimInstant', () => {
         const text = `${local}${sign}${String(Math.floor(Math.abs(off) / 60)).padStart(2, '0')}:${String(Math.abs(off) % 60).padStart(2, '0')}`;
         expect(claimInstant(text)).toBe(Date.parse(text));
       }),
+    );
+  });
+
+  it('reads the form every board writes as the general reading does, whatever its digits say', () => {
+    const two = fc.integer({ min: 0, max: 99 }).map((n) => String(n).padStart(2, '0'));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, '0')), two, two, two, two, two, (y, mo, d, h, mi, s) => {
+        const text = `${y}-${mo}-${d}T${h}:${mi}:${s}Z`;
+        expect([text, claimInstant(text)]).toEqual([text, readRfc3339(text)]);
+      }),
+      { numRuns: 5000 },
+    );
+    // Twenty characters that are not quite the form: a character changed anywhere.
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 253402300799 }), fc.nat(19), fc.constantFrom('x', ' ', '/', ':', '-', 'T', 'Z', '9', '0', '+'), (sec, at, c) => {
+        const base = formatClaimedAt(sec * 1000);
+        const text = base.slice(0, at) + c + base.slice(at + 1);
+        expect([text, claimInstant(text)]).toEqual([text, readRfc3339(text)]);
+      }),
+      { numRuns: 5000 },
     );
   });
 
