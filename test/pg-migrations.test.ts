@@ -16,6 +16,7 @@ const SHIPPED = [
   '02b762e2a190c4dc755dcdb21bc590ee6c1c6038b32507b827e4a19b6be7f196',
   '835fe825fa63f08c9249d7de37984f60a3ba0e22642f625cdfd9cdba221ffbc2',
   'abac789b0dd5b2efb568b27f8b4034d511a3d0957deb6349bf6e18527a3d16b2',
+  '4cffb078f49672859bf325a0934b0ccb13c45c3b088c0edfc584fa209683ad1a',
 ];
 
 describe('the PostgreSQL migrations', () => {
