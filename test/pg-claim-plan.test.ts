@@ -1,0 +1,65 @@
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PgBoard } from '../src/pg/board.js';
+import { boardUrl, pgReachable, sql, uniqueBoard } from './helpers/pg.js';
+
+// What the server sets up for a claim: a claim's statement is prepared once and its plan set up at
+// every execution, node by node, whether a node runs or not. The path rule is one call in it
+// (migration 7), not the body of mdclaim.blocking_holds inlined into each of its two candidates.
+
+interface PlanNode {
+  'Node Type': string;
+  'Function Name'?: string;
+  Plans?: PlanNode[];
+}
+
+function nodes(n: PlanNode): PlanNode[] {
+  return [n, ...(n.Plans ?? []).flatMap(nodes)];
+}
+
+describe.skipIf(!pgReachable)("the PostgreSQL board's claim statement", () => {
+  const name = uniqueBoard('plan');
+  const board = new PgBoard(boardUrl(name), { pool: 1 });
+  afterAll(async () => {
+    await board.close();
+  });
+
+  it('carries the path rule as one call: its generic plan scans no declared path, and stays small', async () => {
+    await board.importDocument(Buffer.from('# Tasks\n\n- [ ] one\n- [ ] two {writes: src/}\n'), { replace: true });
+    // The statement and parameters the board sends, caught on their way through the driver.
+    let caught: { text: string; values: unknown[] } | null = null;
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
+      const c = config as { text?: unknown; values?: unknown[] } | null;
+      if (c && typeof c.text === 'string' && c.text.includes('waiting AS MATERIALIZED')) caught = { text: c.text, values: [...(c.values ?? [])] };
+      return (query as (...a: unknown[]) => unknown).call(this, config, ...rest);
+    } as typeof query;
+    try {
+      expect((await board.next({ by: 'ann' }))?.text).toBe('one');
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+    expect(caught).not.toBeNull();
+    const { text, values } = caught!;
+    const [board_id] = values;
+    const types = ['int', 'text', 'bigint', 'text[]', 'text', 'int', 'text', 'boolean', 'bigint[]'];
+    expect(values).toHaveLength(types.length);
+    const literal = (v: unknown) => (v === null ? 'NULL' : Array.isArray(v) ? pg.escapeLiteral(`{${v.join(',')}}`) : pg.escapeLiteral(String(v)));
+    const client = new pg.Client({ connectionString: boardUrl(name).replace(/\?.*$/, '') });
+    await client.connect();
+    try {
+      await client.query('SET plan_cache_mode = force_generic_plan');
+      await client.query(`PREPARE claim_plan(${types.join(', ')}) AS ${text}`);
+      await client.query('BEGIN');
+      const [row] = (await client.query(`EXPLAIN (FORMAT JSON) EXECUTE claim_plan(${values.map(literal).join(', ')})`)).rows;
+      await client.query('ROLLBACK');
+      const all = nodes((row['QUERY PLAN'] as Array<{ Plan: PlanNode }>)[0]!.Plan);
+      expect(all.filter((n) => n['Function Name'] === 'unnest')).toEqual([]);
+      // With migration 6's view it was 72 nodes; the claim needs 38.
+      expect(all.length).toBeLessThan(50);
+    } finally {
+      await client.end();
+    }
+    expect(board_id).toEqual((await sql<{ id: number }>('SELECT id FROM mdclaim.board WHERE name = $1', [name]))[0]!.id);
+  });
+});
