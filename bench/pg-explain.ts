@@ -18,6 +18,8 @@ export interface ExplainRow {
   buffers: number;
   /** Actual rows of the top plan node (one: the claimed task's columns, or NULLs). */
   topRows: number;
+  /** Nodes of the plan, its subplans' included: each is set up at every execution, whether it runs or not. */
+  nodes: number;
 }
 
 interface Captured {
@@ -65,6 +67,8 @@ interface PlanNode {
   'Shared Read Blocks': number;
   Plans?: PlanNode[];
 }
+
+const countNodes = (n: PlanNode): number => 1 + (n.Plans ?? []).reduce((k, p) => k + countNodes(p), 0);
 
 const blocks = (n: PlanNode) => n['Shared Hit Blocks'] + n['Shared Read Blocks'];
 
@@ -130,6 +134,7 @@ export async function explainNext(board: PgBoard, url: string, text: string, sha
       planningMs: median(ex.map((e) => e['Planning Time'])),
       buffers: median(ex.map((e) => statementBlocks(e.Plan))),
       topRows: ex.at(-1)!.Plan['Actual Rows'],
+      nodes: countNodes(ex.at(-1)!.Plan),
     };
   } finally {
     await c.end().catch(() => {});

@@ -307,12 +307,12 @@ export function tables(r: Results): Table[] {
     });
     out.push({
       title: `7. Where a \`next\` spends its time on the server: EXPLAIN (ANALYZE, BUFFERS) of the board's own statement (median of ${pgr.explain[0]?.runs ?? 0} runs, each rolled back)`,
-      head: ['board', 'tasks', 'execution ms', 'planning ms', 'shared buffers hit+read', 'top node rows'],
+      head: ['board', 'tasks', 'execution ms', 'planning ms', 'shared buffers hit+read', 'top node rows', 'plan nodes'],
       rows: pgr.explain.map((x) => [
         x.blocked > 0 ? `${x.blocked.toLocaleString('en-US')} \`[⏰]\` above the first open task` : 'first half claimed by another (24h lease)',
-        x.tasks.toLocaleString('en-US'), num(x.executionMs), num(x.planningMs), String(x.buffers), String(x.topRows),
+        x.tasks.toLocaleString('en-US'), num(x.executionMs), num(x.planningMs), String(x.buffers), String(x.topRows), String(x.nodes),
       ]),
-      right: [1, 2, 3, 4, 5],
+      right: [1, 2, 3, 4, 5, 6],
     });
   }
   const t = targets(r);
