@@ -8,10 +8,13 @@ import type { Task } from '../format/task.js';
 // answer, looked for once the lost session can no longer commit (Db.with).
 
 let requests = 0;
+/** This process, the instant it first asked, and a random part: the same for all its requests, made once. */
+let mine: string | undefined;
 
-/** A token no other request carries: this process, this instant, this request. */
+/** A token no other request carries: this process's own part, and this request's count. */
 export function requestToken(): string {
-  return `${process.pid}.${Date.now().toString(36)}.${(++requests).toString(36)}.${Math.random().toString(36).slice(2, 10)}`;
+  mine ??= `${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 10)}`;
+  return `${mine}.${(++requests).toString(36)}`;
 }
 
 /** The row the write with `token` wrote, if it was made. */
