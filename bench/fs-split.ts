@@ -36,6 +36,7 @@ const KIND: Record<string, (stage: Stage, board: string, args: unknown[]) => Kin
   readSync: (s) => (s === 'read' ? 'read' : s === 'after' ? 'verify' : null),
   statSync: (s) => (s === 'lock' ? null : 'verify'),
   writeSync: (s) => (s === 'lock' ? null : 'write'),
+  writevSync: (s) => (s === 'lock' ? null : 'write'),
   fchmodSync: (s) => (s === 'lock' ? null : 'write'),
   fchownSync: (s) => (s === 'lock' ? null : 'write'),
   renameSync: (s) => (s === 'lock' ? null : 'write'),

@@ -3,13 +3,14 @@ import type { Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { MdclaimError } from '../errors.js';
 import type { ByteString } from '../format/bytes.js';
-import { applyEditsToBuffer, type Edit } from '../format/edit.js';
+import type { Edit } from '../format/edit.js';
 import { isSymlinkRefusal } from '../platform/symlink.js';
 import { refuseNetworkFs } from './fs-type.js';
 import { assertUnchanged } from './guard.js';
 import { ioError } from './io-error.js';
 import { retireDirLock } from './dir-lock.js';
 import { acquire, chooseLock, type Lock, type LockKind, type LockTarget } from './lock.js';
+import { scratch } from './scratch.js';
 import { inPlaceRange, writeInPlace, writeReplace } from './write.js';
 
 export type WriteMode = 'auto' | 'replace';
@@ -153,7 +154,6 @@ export class FileStore {
       refuseUnwritableDir(target);
       this.writableDir = target.dir;
     }
-    const next = applyEditsToBuffer(buf, edits);
     const inPlace = this.opts.write === 'auto' ? inPlaceRange(buf.length, edits) : null;
     // Without a lock (the race harness's control run) another writer's temp file may be live: leave them all.
     const locked = this.lock.kind !== 'none';
@@ -161,7 +161,9 @@ export class FileStore {
       // Only the bytes from `at` on are written; past the old end too when the line grows.
       const e = edits[0]!;
       assertUnchanged(o.fd, target.file, o.st, buf, inPlace.at, e.bytes.length === e.end - e.start ? e.end : buf.length + 1);
-      writeInPlace(o.fd, target.file, inPlace.at, next.subarray(inPlace.at, inPlace.end), buf, this.opts.durable);
+      // The new bytes from `at` to `end`: the edit's, and when the line grows, the rest of the board after it.
+      const bytes = Buffer.from(e.bytes, 'latin1');
+      writeInPlace(o.fd, target.file, inPlace.at, inPlace.end === e.start + bytes.length ? bytes : Buffer.concat([bytes, buf.subarray(e.end)]), buf, this.opts.durable);
     } else {
       const cleanUp = this.lock.cleanUp;
       // What killed writers left is looked for at this store's first replace and then at most every CLEAN_EVERY_MS:
@@ -169,7 +171,7 @@ export class FileStore {
       const now = Date.now();
       const clean = locked && (this.cleanedAt === 0 || now - this.cleanedAt >= CLEAN_EVERY_MS);
       if (clean) this.cleanedAt = now;
-      writeReplace(target.file, o.st, next, edits, {
+      writeReplace(target.file, o.st, buf, edits, {
         durable: this.opts.durable,
         cleanUp: clean ? (names) => cleanUp?.(target.file, names) : null,
         guard: () => assertUnchanged(o.fd, target.file, o.st, buf, 0, buf.length + 1),
@@ -337,12 +339,13 @@ function refuseUnwritableDir(target: LockTarget): void {
 
 /** Read to the end of the file: a short read of a regular file means the end. */
 function readAll(o: Opened): { buf: Buffer; src: ByteString } {
-  let buf = Buffer.allocUnsafe(o.st.size + 4096);
+  let buf = scratch('board', o.st.size + 4096);
   let off = 0;
   for (;;) {
     const n = readSync(o.fd, buf, off, buf.length - off, off);
     off += n;
     if (off < buf.length) break;
+    // Grown since the stat (a writer that ignores the lock): a larger buffer of its own.
     const bigger = Buffer.allocUnsafe(buf.length * 2);
     buf.copy(bigger, 0, 0, off);
     buf = bigger;

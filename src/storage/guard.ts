@@ -1,6 +1,7 @@
 import { readSync, statSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { MdclaimError } from '../errors.js';
+import { scratch } from './scratch.js';
 
 /**
  * The last look before a write: is the board still what this operation read?
@@ -19,8 +20,8 @@ export function assertUnchanged(fd: number, file: string, st: Stats, old: Buffer
   }
   if (!now || now.ino !== st.ino || now.dev !== st.dev) throw changed(file, 'the path now names another file');
   const want = old.subarray(from, Math.min(to, old.length));
-  const got = Buffer.allocUnsafe(to - from);
-  const n = readSync(fd, got, 0, got.length, from);
+  const got = scratch('check', to - from);
+  const n = readSync(fd, got, 0, to - from, from);
   if (n !== want.length || !got.subarray(0, n).equals(want)) throw changed(file, `its bytes from ${from} differ from those read`);
 }
 
