@@ -34,6 +34,8 @@ export interface PostgresConfig {
   /** Boards whose `next` is EXPLAINed (first half claimed by another), and the runs of each, past two to warm up. */
   explainTasks: number[];
   explainRuns: number;
+  /** Claims each process makes from a board of its own before a warmed round (see WarmedFigures). */
+  warmClaims: number;
 }
 
 export interface PgCheck {
@@ -83,6 +85,8 @@ export interface PostgresResult {
   overOne: Array<{ kind: PgKind; procs: number; ratio: Spread }>;
   halfClaimed: ShapeFigures;
   blockedAbove: ShapeFigures & { blocked: number };
+  /** mdclaim-pg with warmed processes: the fewest and the next fewest processes, round by round. */
+  warmed: WarmedFigures;
   /** EXPLAIN ANALYZE of the board's own `next`: one row a board of `explainTasks`, then the ⏰ board. */
   explain: ExplainRow[];
   allChecksPassed: boolean;
@@ -109,6 +113,20 @@ async function createDatabase(): Promise<{ url: string; drop: () => Promise<void
   await sql(`CREATE DATABASE ${name}`);
   await sql(`ALTER DATABASE ${name} SET synchronous_commit = off`);
   return { url: url.toString(), drop: () => sql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/**
+ * The same drain with every process warmed first by `claims` claims from a board of its own: what
+ * the rate with more processes is once no process is paying for its start (the code of the claim
+ * path compiled, a fresh process's first claims), interleaved round by round.
+ */
+export interface WarmedFigures {
+  claims: number;
+  procs: [number, number];
+  claimsPerSec: [Spread, Spread];
+  cpu: [ClaimCpu, ClaimCpu];
+  /** Rate with the more processes over the rate with the fewer, round by round. */
+  ratio: Spread;
 }
 
 interface Env {
@@ -167,18 +185,23 @@ interface RoundRun {
 }
 
 /** Fill the claimer's store (untimed), race `procs` processes on it, then check what they took. */
-async function runOnce(env: Env, kind: PgKind, tasks: number, claims: number, procs: number): Promise<RoundRun> {
+async function runOnce(env: Env, kind: PgKind, tasks: number, claims: number, procs: number, warmClaims = 0): Promise<RoundRun> {
   const board = `b${tasks}`;
   let path = env.url;
+  let warmed = {};
   if (kind === 'mdclaim-pg') {
     path = boardUrl(env, board);
     await boardFor(env, board).importDocument(Buffer.from(boardText(tasks)), { replace: true });
+    if (warmClaims > 0) {
+      await boardFor(env, 'warm').importDocument(Buffer.from(boardText(procs * warmClaims)), { replace: true });
+      warmed = { warmBoard: boardUrl(env, 'warm'), warmClaims };
+    }
   } else if (kind === 'skip-locked') await fillSkipLocked(env.sql, tasks);
   else await fillGraphile(env.utils, tasks);
   const dir = tempDir(`pg-${kind}`);
   const limit = claims < tasks ? { limit: Math.ceil(claims / procs) } : {};
   const jobs = Array.from({ length: procs }, (_, i): WorkerJob => ({
-    kind: kind === 'mdclaim-pg' ? 'postgres' : kind, path, by: `w${i}`, log: join(dir, `w${i}.log`), ...limit, warm: true,
+    kind: kind === 'mdclaim-pg' ? 'postgres' : kind, path, by: `w${i}`, log: join(dir, `w${i}.log`), ...limit, warm: true, ...warmed,
   }));
   // The bench's own connections, open before any claimer's: every other backend of the database is a claimer's.
   const mine = await ownBackends(env.sql);
@@ -246,6 +269,26 @@ export async function postgres(cfg: PostgresConfig): Promise<PostgresResult> {
         }
       }
     }
+    const warmProcs: [number, number] = [cfg.procs[0]!, cfg.procs[1]!];
+    const warmRates: [number[], number[]] = [[], []];
+    const warmCpus: [ClaimCpu[], ClaimCpu[]] = [[], []];
+    for (let r = 0; r < cfg.rounds; r++) {
+      for (const i of rotate([0, 1] as const, r)) {
+        progress(`postgres: round ${r + 1}/${cfg.rounds}, mdclaim-pg, ${warmProcs[i]} process${warmProcs[i] === 1 ? '' : 'es'} each warmed by ${cfg.warmClaims} claims`);
+        const res = await runOnce(env, 'mdclaim-pg', cfg.tasks, cfg.tasks, warmProcs[i], cfg.warmClaims);
+        if (!res.check.ok) progress(`postgres: warmed mdclaim-pg DRAIN CHECK FAILED: ${res.check.problems.join('; ')}`);
+        push(checks, `warmed ${warmProcs[i]}`, [res.check]);
+        warmRates[i].push(res.claimsPerSec);
+        warmCpus[i].push(res.cpu);
+      }
+    }
+    const warmed: WarmedFigures = {
+      claims: cfg.warmClaims,
+      procs: warmProcs,
+      claimsPerSec: [spread(warmRates[0]), spread(warmRates[1])],
+      cpu: [medianCpu(warmCpus[0]), medianCpu(warmCpus[1])],
+      ratio: spread(warmRates[1].map((x, i) => x / warmRates[0][i]!)),
+    };
     const perRound = (a: string, b: string) => spread(rates.get(a)!.map((x, i) => x / rates.get(b)![i]!));
     const out: PgPoint[] = points.map((p) => {
       const claimers = {} as Record<PgKind, PgFigures>;
@@ -287,6 +330,7 @@ export async function postgres(cfg: PostgresConfig): Promise<PostgresResult> {
       overOne: cfg.procs.includes(1)
         ? PG_KINDS.flatMap((k) => cfg.procs.filter((n) => n > 1).map((n) => ({ kind: k, procs: n, ratio: perRound(key({ ...small, procs: n }, k), key({ ...small, procs: 1 }, k)) })))
         : [],
+      warmed,
       halfClaimed: { tasks: cfg.halfTasks, claims: half.length, p50Ms: quantile(half, 0.5), p99Ms: quantile(half, 0.99) },
       blockedAbove: { tasks: cfg.blocked + 1 + cfg.shapeClaims * 2, blocked: cfg.blocked, claims: blocked.length, p50Ms: quantile(blocked, 0.5), p99Ms: quantile(blocked, 0.99) },
       explain,

@@ -59,10 +59,21 @@ export function postgresTimeTables(pgr: PostgresResult): Table[] {
   out.push({
     title: '7. Claims/s with more processes over claims/s with one, round by round, 1,000 tasks',
     head: ['claimer', 'processes', 'median', 'IQR'],
-    rows: pgr.overOne.map((x) => [x.kind, `${x.procs} / 1`, `${x.ratio.median.toFixed(2)}×`, `${x.ratio.q25.toFixed(2)}–${x.ratio.q75.toFixed(2)}`]),
+    rows: [
+      ...pgr.overOne.map((x) => [x.kind, `${x.procs} / 1`, `${x.ratio.median.toFixed(2)}×`, `${x.ratio.q25.toFixed(2)}–${x.ratio.q75.toFixed(2)}`]),
+      ...(pgr.warmed ? [[`mdclaim-pg, each process warmed by ${pgr.warmed.claims} claims first`, `${pgr.warmed.procs[1]} / ${pgr.warmed.procs[0]}`, `${pgr.warmed.ratio.median.toFixed(2)}×`, `${pgr.warmed.ratio.q25.toFixed(2)}–${pgr.warmed.ratio.q75.toFixed(2)}`]] : []),
+    ],
     right: [2, 3],
   });
   return out;
+}
+
+/** Why 8 fresh processes drain slower than they would warm: the warmed rounds' rates and CPU against the fresh ones'. */
+export function warmedWhy(p: PostgresResult | undefined): string | undefined {
+  const w = p?.warmed;
+  const fresh = p?.points.find((x) => x.procs === w?.procs[1] && x.tasks === 1_000 && x.claims === 1_000)?.claimers['mdclaim-pg'];
+  if (!w || !fresh) return undefined;
+  return `with every process warmed by ${w.claims} claims from a board of its own first, ${w.procs[1]} processes drain at ${w.ratio.median.toFixed(2)}× the rate of ${w.procs[0]} (${num(w.claimsPerSec[1].median)} against ${num(w.claimsPerSec[0].median)} claims/s), at ${num(w.cpu[1].totalUs)} µs of client CPU a claim; fresh, a process pays ${orDash(fresh.cpu.firstUs)} µs a claim over its first ${WARM_CLAIMS} (V8 compiling the claim path as it first runs) against ${orDash(fresh.cpu.restUs)} past them, which with ${w.procs[1]} processes of ${Math.round(1000 / w.procs[1])} claims each is ${pct(((fresh.cpu.firstUs ?? 0) - (fresh.cpu.restUs ?? 0)) * WARM_CLAIMS * w.procs[1] / 1000 / fresh.cpu.totalUs)} of the client CPU`;
 }
 
 /** The file board against the floor with 8 processes, in CPU per claim and in the time of each phase: what its rate and tail follow from. */

@@ -59,7 +59,7 @@ function config(quick: boolean) {
         cli: { pairs: 4, rssTasks: 10_000, rssRuns: 1, bigSizes: [10_000], bigPairs: 1 },
         write: { tasks: 50, rounds: 3, warmup: 1 },
         start: { pairs: 10, watchdogs: 2 },
-        postgres: { tasks: 200, procs: [1, 4], bigTasks: 1_000, bigClaims: 200, rounds: 1, halfTasks: 1_000, blocked: 200, shapeClaims: 20, explainTasks: [200, 1_000], explainRuns: 5 },
+        postgres: { tasks: 200, procs: [1, 4], bigTasks: 1_000, bigClaims: 200, rounds: 1, halfTasks: 1_000, blocked: 200, shapeClaims: 20, explainTasks: [200, 1_000], explainRuns: 5, warmClaims: 5 },
       }
     : {
         uncontended: { tasks: 50, rounds: 40, warmup: 3 },
@@ -69,7 +69,7 @@ function config(quick: boolean) {
         cli: { pairs: 40, rssTasks: 100_000, rssRuns: 3, bigSizes: [10_000, 100_000], bigPairs: 20 },
         write: { tasks: 50, rounds: 40, warmup: 3 },
         start: { pairs: 200, watchdogs: 20 },
-        postgres: { tasks: 1_000, procs: [1, 8, 32], bigTasks: 10_000, bigClaims: 1_000, rounds: 5, halfTasks: 20_000, blocked: 4_950, shapeClaims: 50, explainTasks: [1_000, 10_000, 100_000], explainRuns: 10 },
+        postgres: { tasks: 1_000, procs: [1, 8, 32], bigTasks: 10_000, bigClaims: 1_000, rounds: 5, halfTasks: 20_000, blocked: 4_950, shapeClaims: 50, explainTasks: [1_000, 10_000, 100_000], explainRuns: 10, warmClaims: 30 },
       };
 }
 
