@@ -102,24 +102,50 @@ export function parseTags(text: string): string[] {
   return tags;
 }
 
-/** Build the public view of a scanned line; `id` is filled in by the caller that knows the whole board. */
-export function toTask(src: ByteString, t: TaskLine, id: string): Task {
+/** What a line says of its task, field by field: all of Task that the line alone decides but for tags, expiry and declared paths. */
+export type LineFields = Pick<Task, 'status' | 'text' | 'by' | 'claimedAt' | 'lease' | 'commit' | 'reason' | 'attempts' | 'notBefore'>;
+
+/**
+ * The fields of a scanned line as toTask reads them, and nothing more: what
+ * a check that the line reads as meant compares (see checkReading), without
+ * the tags, expiry, declared paths and lock lines it does not.
+ */
+export function lineFields(src: ByteString, t: TaskLine): LineFields {
   const m = t.marker;
   const { start: s, end: e, tries } = textAndTries(src, m.status, m.end, t.end);
-  const text = utf8(src, s, e);
-  const task: Task = { id, text, line: t.line, status: m.status, tags: parseTags(text) };
-  if (m.by !== undefined) task.by = m.by;
-  if (m.claimedAt !== undefined) Object.assign(task, claimTimes(m));
-  if (m.commit !== undefined) task.commit = m.commit;
+  const f: LineFields = { status: m.status, text: utf8(src, s, e) };
+  if (m.by !== undefined) f.by = m.by;
+  if (m.claimedAt !== undefined) (f.claimedAt = m.claimedAt), (f.lease = leaseOf(m));
+  if (m.commit !== undefined) f.commit = m.commit;
   const reason = m.status === 'failed' ? reasonOf(src, t) : undefined;
-  if (reason !== undefined) task.reason = reason;
+  if (reason !== undefined) f.reason = reason;
   if (tries !== null) {
-    task.attempts = tries.attempts;
-    if (tries.notBefore !== undefined) task.notBefore = tries.notBefore;
+    f.attempts = tries.attempts;
+    if (tries.notBefore !== undefined) f.notBefore = tries.notBefore;
+  }
+  return f;
+}
+
+/** Build the public view of a scanned line; `id` is filled in by the caller that knows the whole board. */
+export function toTask(src: ByteString, t: TaskLine, id: string): Task {
+  const f = lineFields(src, t);
+  const task: Task = { id, text: f.text, line: t.line, status: f.status, tags: parseTags(f.text) };
+  if (f.by !== undefined) task.by = f.by;
+  if (f.claimedAt !== undefined) {
+    task.claimedAt = f.claimedAt;
+    task.lease = f.lease!;
+    const at = expiryOf(t.marker);
+    if (at !== undefined) task.expiresAt = at;
+  }
+  if (f.commit !== undefined) task.commit = f.commit;
+  if (f.reason !== undefined) task.reason = f.reason;
+  if (f.attempts !== undefined) {
+    task.attempts = f.attempts;
+    if (f.notBefore !== undefined) task.notBefore = f.notBefore;
   }
   if (t.section !== undefined) task.section = t.section;
-  if (mayDeclare(text)) {
-    const d = parseDeclared(text);
+  if (mayDeclare(f.text)) {
+    const d = parseDeclared(f.text);
     if (d.writes.length > 0) task.writes = d.writes;
     if (d.reads.length > 0) task.reads = d.reads;
   }
@@ -149,11 +175,21 @@ export function reshaped(t: Task, set: Partial<Task>, drop: readonly (keyof Task
 
 /** claimedAt, lease and expiresAt of a timed claim. */
 export function claimTimes(m: Pick<Marker, 'claimedAt' | 'leaseMs'>): Pick<Task, 'claimedAt' | 'lease' | 'expiresAt'> {
-  const leaseMs = m.leaseMs ?? DEFAULT_LEASE_MS;
-  const out: Pick<Task, 'claimedAt' | 'lease' | 'expiresAt'> = { claimedAt: m.claimedAt!, lease: formatDuration(leaseMs) };
+  const out: Pick<Task, 'claimedAt' | 'lease' | 'expiresAt'> = { claimedAt: m.claimedAt!, lease: leaseOf(m) };
+  const at = expiryOf(m);
+  if (at !== undefined) out.expiresAt = at;
+  return out;
+}
+
+/** A timed claim's lease, in normal form. */
+function leaseOf(m: Pick<Marker, 'leaseMs'>): string {
+  return formatDuration(m.leaseMs ?? DEFAULT_LEASE_MS);
+}
+
+/** When a timed claim lapses; none when its time names no instant. */
+function expiryOf(m: Pick<Marker, 'claimedAt' | 'leaseMs'>): string | undefined {
   // A hand-written time can match RFC 3339's shape and still name no instant (month 13, 2026-02-30).
   const claimed = claimInstant(m.claimedAt!);
-  const at = claimed === null ? NaN : claimed + leaseMs;
-  if (Number.isFinite(at) && Math.abs(at) <= 8.64e15) out.expiresAt = formatClaimedAt(at);
-  return out;
+  const at = claimed === null ? NaN : claimed + (m.leaseMs ?? DEFAULT_LEASE_MS);
+  return Number.isFinite(at) && Math.abs(at) <= 8.64e15 ? formatClaimedAt(at) : undefined;
 }
