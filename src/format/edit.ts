@@ -7,19 +7,24 @@ export interface Edit {
   bytes: ByteString;
 }
 
-/** Apply non-overlapping edits (in any order) to the file's bytes: copies of the untouched ranges, no re-encoding of the whole file. */
-export function applyEditsToBuffer(buf: Buffer, edits: readonly Edit[]): Buffer {
+/**
+ * The new file's bytes as the pieces it is made of, in order: the untouched ranges of `buf` (views,
+ * not copies) and each edit's bytes, for non-overlapping edits in any order.
+ */
+export function editPieces(buf: Buffer, edits: readonly Edit[]): Buffer[] {
   const sorted = [...edits].sort((a, b) => a.start - b.start);
-  const size = sorted.reduce((n, e) => n + e.bytes.length - (e.end - e.start), buf.length);
-  const out = Buffer.allocUnsafe(size);
+  const pieces: Buffer[] = [];
   let from = 0;
-  let to = 0;
   for (const e of sorted) {
     if (e.start < from || e.end < e.start || e.end > buf.length) throw new RangeError(`overlapping or out-of-range edit at byte ${e.start}`);
-    to += buf.copy(out, to, from, e.start);
-    to += out.write(e.bytes, to, 'latin1');
+    pieces.push(buf.subarray(from, e.start), Buffer.from(e.bytes, 'latin1'));
     from = e.end;
   }
-  buf.copy(out, to, from);
-  return out;
+  pieces.push(buf.subarray(from));
+  return pieces;
+}
+
+/** Apply non-overlapping edits (in any order) to the file's bytes: copies of the untouched ranges, no re-encoding of the whole file. */
+export function applyEditsToBuffer(buf: Buffer, edits: readonly Edit[]): Buffer {
+  return Buffer.concat(editPieces(buf, edits));
 }

@@ -5,7 +5,7 @@ import {
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { MdclaimError } from '../errors.js';
-import type { Edit } from '../format/edit.js';
+import { editPieces, type Edit } from '../format/edit.js';
 import { fileSizeLimit } from '../platform/size-limit.js';
 import { ioError } from './io-error.js';
 
@@ -132,15 +132,16 @@ export interface ReplaceOptions {
 }
 
 /**
- * Write the whole new file beside the old one and rename it over: readers
- * and crashes see the old file or the new one, never a mix. The temp file is
+ * Write the whole new file (`old` with `edits` made) beside the old one and
+ * rename it over: readers and crashes see the old file or the new one, never
+ * a mix. The temp file is
  * created exclusively under an unpredictable name and takes the old file's
  * mode, owner and group where allowed (never its ACLs or xattrs). A temp
  * file written short is never renamed.
  */
 export function writeReplace(path: string, st: Stats, old: Buffer, edits: readonly Edit[], opts: ReplaceOptions): void {
-  const sorted = [...edits].sort((a, b) => a.start - b.start);
-  const size = sorted.reduce((n, e) => n + e.bytes.length - (e.end - e.start), old.length);
+  const pieces = editPieces(old, edits);
+  const size = pieces.reduce((n, p) => n + p.length, 0);
   refusePastLimit(path, size);
   const dir = dirname(path);
   const base = basename(path);
@@ -155,19 +156,11 @@ export function writeReplace(path: string, st: Stats, old: Buffer, edits: readon
   try {
     fchmodSync(fd, st.mode & 0o7777);
     keepOwner(fd, st);
-    // The new file as it is made of, in one writev: the old bytes between the edits, and each edit's (no copy of the whole).
-    const pieces: Buffer[] = [];
-    let from = 0;
-    for (const e of sorted) {
-      if (e.start < from || e.end < e.start || e.end > old.length) throw new RangeError(`overlapping or out-of-range edit at byte ${e.start}`);
-      pieces.push(old.subarray(from, e.start), Buffer.from(e.bytes, 'latin1'));
-      from = e.end;
-    }
-    pieces.push(old.subarray(from));
+    // The new file in one writev of the pieces it is made of (no copy of the whole).
     writeAll(fd, path, pieces, size);
     if (opts.durable) fdatasyncSync(fd);
     let shift = 0;
-    for (const e of sorted) {
+    for (const e of [...edits].sort((a, b) => a.start - b.start)) {
       verify(fd, path, Buffer.from(e.bytes, 'latin1'), e.start + shift);
       shift += e.bytes.length - (e.end - e.start);
     }
