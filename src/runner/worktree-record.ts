@@ -1,0 +1,57 @@
+import { readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { gitOut } from './git.js';
+
+/**
+ * What mdclaim made, recorded when it made it, so that prune and the runner
+ * touch only their own: a worktree's record lives in the worktree's own git
+ * directory (`<common>/worktrees/<name>/mdclaim.json`, gone when git removes
+ * the worktree), and says which board it serves and whether its branch was
+ * made for it. A worktree without a record is a person's, and never removed.
+ */
+export interface WorktreeRecord {
+  /** The record's format. */
+  version: 1;
+  /** The board the worktree serves, as another process finds it (`TaskBoard.handOff`; a file board's real path). */
+  board: string;
+  /** The branch checked out in it. */
+  branch: string;
+  /** Did mdclaim make the branch (true), or take up a branch that was there (false, and never deletes it)? */
+  madeBranch: boolean;
+  /** The commit the branch started from, when mdclaim made it. */
+  base?: string;
+  /** The branch that base was taken from (`main`), when there was one. */
+  baseRef?: string;
+}
+
+const NAME = 'mdclaim.json';
+
+/** The worktree's own git directory (not the common one). */
+export async function worktreeGitDir(dir: string): Promise<string> {
+  return gitOut(dir, ['rev-parse', '--absolute-git-dir']);
+}
+
+/** Write the record into the worktree's git directory, whole or not at all. */
+export async function writeRecord(dir: string, record: WorktreeRecord): Promise<void> {
+  const gitDir = await worktreeGitDir(dir);
+  const tmp = join(gitDir, `${NAME}.${process.pid}.tmp`);
+  writeFileSync(tmp, `${JSON.stringify(record)}\n`);
+  renameSync(tmp, join(gitDir, NAME));
+}
+
+/** The record of the worktree whose git directory is `gitDir`, or undefined when mdclaim did not make it (or it cannot be read). */
+export function readRecordAt(gitDir: string): WorktreeRecord | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(join(gitDir, NAME), 'utf8')) as Partial<WorktreeRecord>;
+    if (parsed.version !== 1 || typeof parsed.board !== 'string' || typeof parsed.branch !== 'string' || typeof parsed.madeBranch !== 'boolean') return undefined;
+    return parsed as WorktreeRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The record of the worktree at `dir`, or undefined (see readRecordAt). */
+export async function readRecord(dir: string): Promise<WorktreeRecord | undefined> {
+  const gitDir = await worktreeGitDir(dir).catch(() => undefined);
+  return gitDir === undefined ? undefined : readRecordAt(gitDir);
+}
