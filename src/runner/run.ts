@@ -170,7 +170,7 @@ class Loop {
       const max = s.maxAttempts === undefined ? {} : { maxAttempts: s.maxAttempts };
       const options = { by: this.by, ...(s.lease === undefined ? {} : { lease: s.lease }), ...(s.tags ? { tags: s.tags } : {}), ...(s.section === undefined ? {} : { section: s.section }), ...max, onPassOver: (p: PassedOver) => this.passedOver(p) };
       if (s.worktree === undefined) return await this.board.next(options);
-      this.worktrees ??= { trees: await findTrees(s.cwd, s.worktree.trees, s.worktree.base), setup: s.worktree.setup, commitChanges: s.worktree.commit ?? false };
+      this.worktrees ??= { trees: await findTrees(s.cwd, s.worktree.trees, s.worktree.base, this.board.handOff ?? this.board.location ?? this.board.path ?? ''), setup: s.worktree.setup, commitChanges: s.worktree.commit ?? false };
       return await nextInWorktree(this.board, options, this.worktrees.trees);
     } catch (err) {
       if (!s.loop || (err as { code?: unknown }).code !== 'LOCK_TIMEOUT') throw err;

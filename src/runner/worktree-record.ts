@@ -1,5 +1,5 @@
-import { readFileSync, writeFileSync, renameSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { gitOut } from './git.js';
 
 /**
@@ -54,4 +54,14 @@ export function readRecordAt(gitDir: string): WorktreeRecord | undefined {
 export async function readRecord(dir: string): Promise<WorktreeRecord | undefined> {
   const gitDir = await worktreeGitDir(dir).catch(() => undefined);
   return gitDir === undefined ? undefined : readRecordAt(gitDir);
+}
+
+/** How a record names a board: a URL as it is (no password), a path as its real path, so two spellings of one file agree. */
+export function boardKeyOf(where: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(where)) return where;
+  try {
+    return realpathSync(resolve(where));
+  } catch {
+    return resolve(where);
+  }
 }

@@ -7,6 +7,7 @@ import { sleep } from '../storage/deadline.js';
 import { flockDir } from '../storage/flock.js';
 import { flockProvider } from '../storage/flock/choose.js';
 import { git, gitOut, lastLine, retryingLocks } from './git.js';
+import { boardKeyOf, writeRecord } from './worktree-record.js';
 
 /** Where the worktrees of a run live, and what a new one starts from. */
 export interface Trees {
@@ -16,6 +17,8 @@ export interface Trees {
   dir: string;
   /** What a new worktree's branch starts from, as given (`HEAD` by default). */
   base: string;
+  /** The board whose tasks run here, as a worktree's record names it (boardKeyOf). */
+  board: string;
 }
 
 /** One task's worktree: its name under the trees, its directory, its branch and the path a claim holds for it. */
@@ -34,11 +37,11 @@ export interface Entered extends Place {
 }
 
 /** Where a run's worktrees go: `dir` (default `trees` at the top of the repository that holds `cwd`). */
-export async function findTrees(cwd: string, dir: string | undefined, base: string | undefined): Promise<Trees> {
+export async function findTrees(cwd: string, dir: string | undefined, base: string | undefined, board: string): Promise<Trees> {
   const r = await git(cwd, ['rev-parse', '--show-toplevel']);
   if (r.code !== 0) throw new MdclaimError('WORKTREE', `${cwd} is in no git repository (${lastLine(r.err)}): --worktree needs one`);
   const top = realpathSync(r.out.trim());
-  return { top, dir: resolve(top, dir === undefined ? 'trees' : resolve(cwd, dir)), base: base ?? 'HEAD' };
+  return { top, dir: resolve(top, dir === undefined ? 'trees' : resolve(cwd, dir)), base: base ?? 'HEAD', board: boardKeyOf(board) };
 }
 
 /** A name git takes as a branch and a directory, as ADW's worktree names are. */
@@ -160,6 +163,8 @@ async function enterHeld(place: Place, trees: Trees): Promise<Entered> {
     const added = await retryingLocks(() => git(trees.top, ['worktree', 'add', '--quiet', place.dir, place.branch]));
     if (added.code === 0) {
       const base = madeBranch ? baseCommit : ((await recordedBase(trees.top, place.branch)) ?? baseCommit);
+      const baseRef = await recordedBaseRef(trees.top, place.branch);
+      await writeRecord(place.dir, { version: 1, board: trees.board, branch: place.branch, madeBranch, ...(madeBranch ? { base } : {}), ...(madeBranch && baseRef !== undefined ? { baseRef } : {}) });
       return { ...place, base, created: true };
     }
     // Not made: undo our branch if no one took it up, then look again (a racing runner may have made the worktree).

@@ -8,7 +8,7 @@ import type { Command } from './types.js';
 /** Remove the worktrees whose work is settled and merged; say what was removed and why each other one stays. */
 export const worktreesPrune: Command = async (board, p, io) => {
   const dryRun = has(p, 'dry-run');
-  const trees = await findTrees(process.cwd(), one(p, 'trees'), undefined);
+  const trees = await findTrees(process.cwd(), one(p, 'trees'), undefined, board.handOff);
   const { removed, kept } = await pruneTrees(board, trees, { dryRun });
   if (has(p, 'json')) printJson(io, { dryRun, removed, kept });
   else {

@@ -8,7 +8,7 @@ import type { Command } from './types.js';
 
 /** The worktrees `run --worktree` made: one line each, or `{"worktrees": [...]}`. */
 export const worktrees: Command = async (board, p, io) => {
-  const trees = await findTrees(process.cwd(), one(p, 'trees'), undefined);
+  const trees = await findTrees(process.cwd(), one(p, 'trees'), undefined, board.handOff);
   const all = await listTrees(trees, await board.list());
   if (has(p, 'json')) printJson(io, { worktrees: all });
   else if (all.length === 0) io.err(`mdclaim: no worktree in ${trees.dir}`);
