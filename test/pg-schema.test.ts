@@ -122,7 +122,7 @@ describe('PostgreSQL errors', () => {
 
   it('refuses the PostgreSQL-only commands on a file board, and import without --to', () => {
     const file = boardFile('- [ ] one\n');
-    expect(mdclaim(['export', '--from', file])).toMatchObject({ status: 2, stderr: 'error[USAGE]: export needs a PostgreSQL board: --file postgres://user@host:port/db?board=NAME\n' });
+    expect(mdclaim(['export', '--file', file])).toMatchObject({ status: 2, stderr: 'error[USAGE]: export needs a PostgreSQL board: --file postgres://user@host:port/db?board=NAME\n' });
     expect(mdclaim(['migrate', '--file', file]).status).toBe(2);
     expect(mdclaim(['import', file]).status).toBe(2);
   });

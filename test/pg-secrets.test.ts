@@ -77,7 +77,7 @@ describe('a board URL with a password, through the CLI', () => {
     // The runner renews the claim just before the command starts: renewals are not what this checks.
     expect(events.map((e) => e.event).filter((e) => e !== 'renewed')).toEqual(['imported', 'claimed', 'done']);
     for (const e of events) expect(e.row).not.toContain(SECRET);
-    const doc = await mdclaimAsync(['export', '--from', given]);
+    const doc = await mdclaimAsync(['export', '--file', given]);
     expect([doc.status, doc.stdout]).toEqual([0, expect.stringMatching(/^- \[✅[^,]*, runner-1\] one/m)]);
   });
 });

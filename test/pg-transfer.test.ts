@@ -110,7 +110,7 @@ describe.skipIf(!pgReachable)('import and export on the PostgreSQL board', () =>
     const imp = spawnSync(process.execPath, [CLI, 'import', file, '--to', url], { encoding: 'utf8' });
     expect(imp.stderr).toBe('');
     expect(imp.stdout).toMatch(/^imported 3 tasks from .* to postgres:\/\/.*board=cli_/);
-    const exp = spawnSync(process.execPath, [CLI, 'export', '--from', url]);
+    const exp = spawnSync(process.execPath, [CLI, 'export', '--file', url]);
     expect(exp.status).toBe(0);
     expect(exp.stdout.equals(doc)).toBe(true);
     // A second import of a board that has tasks is refused, unless --replace.

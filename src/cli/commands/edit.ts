@@ -16,7 +16,7 @@ import type { Command } from './types.js';
  * changed one task nothing is written and the person's copy is kept beside the board.
  */
 export const edit: Command = async (any, p, io) => {
-  const board = fileBoard(any, 'edit', 'mdclaim export --from URL > tasks.md, edit it, mdclaim import tasks.md --to URL --replace');
+  const board = fileBoard(any, 'edit', 'mdclaim export --file URL > tasks.md, edit it, mdclaim import tasks.md --to URL --replace');
   const snapshot = await board.snapshot();
   // A directory only we can enter (mkdtemp makes it 0700), the copy 0600, named like the board so the editor knows it is markdown.
   const dir = privately(() => mkdtempSync(join(tmpdir(), 'mdclaim-edit-')), board.path);
