@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openBoard, type PgBoard } from '../src/index.js';
 import { mdclaim } from './helpers/cli.js';
-import { boardUrl, dropBoards, pgReachable, uniqueBoard } from './helpers/pg.js';
+import { boardUrl, dropBoards, pgReachable, pgTitle, uniqueBoard } from './helpers/pg.js';
 import { boardFile } from './helpers/tmp.js';
 import { afterAll } from 'vitest';
 
@@ -47,7 +47,7 @@ describe('mdclaim list', () => {
   });
 });
 
-describe.skipIf(!pgReachable)('mdclaim export', () => {
+describe.skipIf(!pgReachable)(pgTitle('mdclaim export'), () => {
   it('takes the board from --file or MDCLAIM_FILE like every command, and no other option', async () => {
     const name = uniqueBoard('x');
     names.push(name);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Task } from '../src/index.js';
-import { fileKind, kinds } from './contract/kinds.js';
+import { describeKinds, fileKind } from './contract/kinds.js';
 import { CLI } from './helpers/cli.js';
 import { stopOutsideLock } from './helpers/locks.js';
 import { connect, until } from './helpers/mcp.js';
@@ -75,7 +75,7 @@ describe('mdclaim mcp', () => {
   });
 });
 
-describe.each(kinds)('mdclaim mcp: retries, on the $name board', (kind) => {
+describeKinds('mdclaim mcp: retries, on the $name board', (kind) => {
   it('gives a task back for a retry that no session may claim before its delay, its attempt counted', async () => {
     const b = await kind.make(board(1));
     const s = await connect(b.location, ['--by', 'agent-r']);
@@ -124,7 +124,7 @@ describe('the SDK', () => {
   });
 });
 
-describe.each(kinds)('mdclaim mcp on the $name board', (kind) => {
+describeKinds('mdclaim mcp on the $name board', (kind) => {
   const tasks = async (b: { board: { list(): Promise<Task[]> } }) => b.board.list();
 
   it('lets racing sessions drain a board: every task claimed and finished exactly once', async () => {

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openBoard } from '../src/index.js';
 import { LATEST, MIGRATIONS } from '../src/pg/schema.js';
 import { dumpSchema, pgDumpMajor, SCHEMA_FILE } from '../scripts/schema.mjs';
-import { PG_URL, pgReachable, sql } from './helpers/pg.js';
+import { PG_URL, pgReachable, pgTitle, sql } from './helpers/pg.js';
 
 // Migrations are kept as graphile-worker keeps them: one file each, numbered,
 // never edited once shipped; and the view every claim reads is the last one
@@ -35,7 +35,7 @@ describe('the PostgreSQL migrations', () => {
   });
 });
 
-describe.skipIf(!pgReachable)('the view next reads', () => {
+describe.skipIf(!pgReachable)(pgTitle('the view next reads'), () => {
   const dbs = MIGRATIONS.map((_, v) => [`mdclaim_v${v}_${process.pid}`, v] as const);
   const url = (db: string) => {
     const u = new URL(PG_URL);
@@ -97,7 +97,8 @@ const cannotCompare = !pgReachable
       : '';
 
 describe('src/pg/schema.sql', () => {
-  it.skipIf(cannotCompare !== '')(`is the schema the migrations make in a fresh database${cannotCompare ? ` (skipped: ${cannotCompare})` : ''}`, async () => {
+  const title = 'is the schema the migrations make in a fresh database';
+  it.skipIf(cannotCompare !== '')(pgReachable ? `${title}${cannotCompare ? ` (skipped: ${cannotCompare})` : ''}` : pgTitle(title), async () => {
     const server = new URL(PG_URL);
     server.search = '';
     const live = await dumpSchema(server);
