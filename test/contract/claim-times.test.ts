@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { summarize } from '../../src/watch/summary.js';
 import { errorOf } from '../helpers/errors.js';
 import { describeKinds, fileKind, kinds, pgKind } from './kinds.js';
 import { pgTitle } from '../helpers/pg.js';
@@ -30,6 +31,16 @@ describe('a claim time that names no instant', () => {
       expect([odd!.claimedAt, odd!.expiresAt]).toEqual([at, undefined]);
       expect((await m.board.next({ by: 'y' }))?.text).toBe('next');
       expect(await m.board.reap()).toEqual([]);
+    }
+  });
+
+  it('gives the claim no age in the board at a glance either: status shows it held, for no length of time', async () => {
+    for (const at of ['2026-02-30T00:00:00Z', '2016-01-01T24:00:00Z']) {
+      const m = await fileKind.make(`# T\n\n- [🟡, x, ${at}, 5m] odd\n`);
+      const { claims, oldestClaim } = summarize(await m.board.list(), Date.parse('2026-06-01T00:00:00Z'));
+      expect(claims).toEqual([expect.objectContaining({ by: 'x', claimedAt: at })]);
+      expect(claims[0]).not.toHaveProperty('heldMs');
+      expect(oldestClaim).toBeNull();
     }
   });
 
