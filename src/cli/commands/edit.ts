@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { MdclaimError } from '../../errors.js';
+import { errorReport, MdclaimError } from '../../errors.js';
 import { has } from '../args.js';
 import { chooseEditor, runEditor } from '../editor.js';
 import { EXIT } from '../exit.js';
@@ -47,7 +47,7 @@ export const edit: Command = async (any, p, io) => {
       io.err(`mdclaim: ${(err as Error).message}`);
       saved = copy;
     }
-    for (const c of r.conflicts) io.err(`error[CONFLICT]: ${c.message}`);
+    for (const c of r.conflicts) io.err(errorReport(new MdclaimError('CONFLICT', c.message)).line);
     io.err(`your copy is saved as ${saved}; ${board.path} is unchanged`);
     if (has(p, 'json')) {
       const message = `${r.conflicts.length} conflicting change${r.conflicts.length === 1 ? '' : 's'}; your copy is saved as ${saved}`;
