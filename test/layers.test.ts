@@ -67,12 +67,19 @@ function sources(dir: string): string[] {
  * one. With `valuesOnly`, a type-only import or re-export is left out (it
  * runs nothing).
  */
-export function importsOf(path: string, text = readFileSync(path, 'utf8'), valuesOnly = false): string[] {
-  const out: string[] = [];
+export function importsOf(path: string, text?: string, valuesOnly = false): string[] {
+  const all = text === undefined ? (parsed.get(path) ?? parsed.set(path, specifiers(path, readFileSync(path, 'utf8'))).get(path)!) : specifiers(path, text);
+  return all.filter((i) => !(valuesOnly && i.typeOnly)).map((i) => i.to);
+}
+
+/** Each module's relative imports, parsed once for the whole file's checks. */
+const parsed = new Map<string, Array<{ to: string; typeOnly: boolean }>>();
+
+function specifiers(path: string, text: string): Array<{ to: string; typeOnly: boolean }> {
+  const out: Array<{ to: string; typeOnly: boolean }> = [];
   const add = (spec: ts.Expression | undefined, typeOnly: boolean) => {
-    if (spec === undefined || !ts.isStringLiteralLike(spec)) return;
-    if (!spec.text.startsWith('.') || (valuesOnly && typeOnly)) return;
-    out.push(relative(SRC, resolve(dirname(path), spec.text)).replace(/\.js$/, '.ts'));
+    if (spec === undefined || !ts.isStringLiteralLike(spec) || !spec.text.startsWith('.')) return;
+    out.push({ to: relative(SRC, resolve(dirname(path), spec.text)).replace(/\.js$/, '.ts'), typeOnly });
   };
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node)) add(node.moduleSpecifier, node.importClause?.isTypeOnly ?? false);
@@ -82,7 +89,7 @@ export function importsOf(path: string, text = readFileSync(path, 'utf8'), value
     else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) add(node.arguments[0], false);
     ts.forEachChild(node, visit);
   };
-  visit(ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS));
+  visit(ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS));
   return out;
 }
 
