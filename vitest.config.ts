@@ -6,6 +6,8 @@ export default defineConfig({
     // A PostgreSQL database of the run's own, and the check that no process outlives the run.
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/setup.ts'],
+    // The usual report, and a line at its end counting the PostgreSQL tests skipped for want of a server.
+    reporters: ['default', './test/pg-skips.ts'],
     // Races and crashes use real processes and real signals.
     pool: 'forks',
     maxWorkers: 2,

@@ -106,7 +106,7 @@ function writeDocs(results: Results, meta: ReturnType<typeof machine>): void {
   replaceBlock(DOC, BEGIN, END, [`Latest full run: ${when}.`, '', toMarkdown(tables(results))].join('\n'));
   const storages = storageTable(results);
   if (storages) {
-    replaceBlock(PG_GUIDE, '<!-- pg-bench:start -->', '<!-- pg-bench:end -->', [`Latest full run (${when}); every table: [benchmarks.md](benchmarks.md).`, '', toMarkdown([storages])].join('\n'));
+    replaceBlock(PG_GUIDE, '<!-- pg-bench:start -->', '<!-- pg-bench:end -->', [`Latest full run (${when}); every table: \`docs/benchmarks.md\` in the source repository.`, '', toMarkdown([storages])].join('\n'));
   }
   if (results.scaling) {
     const caption = ['claims on a half-claimed board; reap of a board with 10% stale claims', `${meta.date}, ${meta.nproc} × ${meta.cpu}, Node ${meta.node}`];

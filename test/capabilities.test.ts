@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MdclaimError, openBoard } from '../src/index.js';
 import { mdclaim } from './helpers/cli.js';
-import { boardUrl, pgReachable, uniqueBoard } from './helpers/pg.js';
+import { boardUrl, pgReachable, pgTitle, uniqueBoard } from './helpers/pg.js';
 import { boardFile } from './helpers/tmp.js';
 
 // What only one kind of board does is refused on the other in one form of
@@ -26,7 +26,7 @@ describe('features one kind of board lacks', () => {
     await board.close();
   });
 
-  it.skipIf(!pgReachable)('are refused on a PostgreSQL board in the same form', () => {
+  it.skipIf(!pgReachable)(pgTitle('are refused on a PostgreSQL board in the same form'), () => {
     const url = boardUrl(uniqueBoard('cap'));
     expect(openBoard(url).kind).toBe('pg');
     for (const args of [['lock', '--', 'true'], ['edit'], ['init']]) {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI } from './helpers/cli.js';
-import { boardUrl, dropBoards, importBoard, PG_URL, pgReachable, uniqueBoard } from './helpers/pg.js';
+import { boardUrl, dropBoards, importBoard, PG_URL, pgReachable, pgTitle, uniqueBoard } from './helpers/pg.js';
 import { bytesOf } from './helpers/tmp.js';
 
 const ROOT = join(dirname(CLI), '..');
@@ -154,7 +154,7 @@ describe('mdclaim doctor on the git hooks', () => {
   });
 });
 
-describe.skipIf(!pgReachable)('mdclaim doctor on a PostgreSQL board', () => {
+describe.skipIf(!pgReachable)(pgTitle('mdclaim doctor on a PostgreSQL board'), () => {
   const made: string[] = [];
   let proxy: Server | undefined;
   afterEach(async () => {

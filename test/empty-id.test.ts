@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { mdclaim } from './helpers/cli.js';
 import { errorOf } from './helpers/errors.js';
-import { kinds } from './contract/kinds.js';
+import { describeKinds } from './contract/kinds.js';
 
 // An empty task id is a usage error that says what to give instead, on every board and through the library.
 
 const BOARD = '# Work\n\n- [ ] T-1 first\n';
 const SAID = 'the task id is empty: name a task by its id, its tracker key or the start of its id (list shows them)';
 
-describe.each(kinds)('an empty task id on the $name board', (kind) => {
+describeKinds('an empty task id on the $name board', (kind) => {
   it('is refused in one line saying what a task id is, the board untouched', async () => {
     const m = await kind.make(BOARD);
     const before = await m.bytes();

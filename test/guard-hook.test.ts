@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PathLocking } from '../src/index.js';
-import { kinds } from './contract/kinds.js';
+import { describeKinds, kinds } from './contract/kinds.js';
 import { CLI } from './helpers/cli.js';
 
 // mdclaim guard as Claude Code runs it: a PreToolUse hook, the tool call as JSON on stdin.
@@ -39,7 +39,7 @@ function denial(stdout: string): string {
   return doc.hookSpecificOutput.permissionDecisionReason;
 }
 
-describe.each(kinds)('mdclaim guard on the $name board', (kind) => {
+describeKinds('mdclaim guard on the $name board', (kind) => {
   /** A board where agent-b holds T-1 (declaring src/a.ts) and agent-c has locked docs/ for T-2; and the project directory paths are relative to. */
   async function held() {
     const b = await kind.make(BOARD);

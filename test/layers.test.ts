@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+// TypeScript 5's JavaScript API: the `typescript` package (7, native) has no parser to call in-process.
+import ts from 'typescript5';
 import { describe, expect, it } from 'vitest';
 
 // The house keeps its shape: data flows one way, and a module imports only
@@ -58,15 +60,36 @@ function sources(dir: string): string[] {
   });
 }
 
-/** Every relative import of a module (static, re-export, dynamic; type-only too), as a path under src/. */
-export function importsOf(path: string, text = readFileSync(path, 'utf8'), valuesOnly = false): string[] {
-  const out: string[] = [];
-  const specs = /(?:^|\n)\s*(?:import|export)(\s+type\b)?[^'"`;]*?\bfrom\s*'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/g;
-  for (const m of text.matchAll(specs)) {
-    const spec = m[2] ?? m[3]!;
-    if (!spec.startsWith('.') || (valuesOnly && m[1] !== undefined)) continue;
-    out.push(relative(SRC, resolve(dirname(path), spec)).replace(/\.js$/, '.ts'));
-  }
+/**
+ * Every relative import of a module, as a path under src/: static imports,
+ * re-exports, side-effect imports, type-only ones and `import()` with a
+ * literal, read by TypeScript's own parser so no quoting or spacing hides
+ * one. With `valuesOnly`, a type-only import or re-export is left out (it
+ * runs nothing).
+ */
+export function importsOf(path: string, text?: string, valuesOnly = false): string[] {
+  const all = text === undefined ? (parsed.get(path) ?? parsed.set(path, specifiers(path, readFileSync(path, 'utf8'))).get(path)!) : specifiers(path, text);
+  return all.filter((i) => !(valuesOnly && i.typeOnly)).map((i) => i.to);
+}
+
+/** Each module's relative imports, parsed once for the whole file's checks. */
+const parsed = new Map<string, Array<{ to: string; typeOnly: boolean }>>();
+
+function specifiers(path: string, text: string): Array<{ to: string; typeOnly: boolean }> {
+  const out: Array<{ to: string; typeOnly: boolean }> = [];
+  const add = (spec: ts.Expression | undefined, typeOnly: boolean) => {
+    if (spec === undefined || !ts.isStringLiteralLike(spec) || !spec.text.startsWith('.')) return;
+    out.push({ to: relative(SRC, resolve(dirname(path), spec.text)).replace(/\.js$/, '.ts'), typeOnly });
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node)) add(node.moduleSpecifier, node.importClause?.isTypeOnly ?? false);
+    else if (ts.isExportDeclaration(node)) add(node.moduleSpecifier, node.isTypeOnly);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) add(node.moduleReference.expression, node.isTypeOnly);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node.argument.literal as ts.Expression, true);
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) add(node.arguments[0], false);
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS));
   return out;
 }
 
@@ -133,6 +156,27 @@ describe('the layers', () => {
     const text = "import { claimNext } from '../file/claim.js';\nimport type { TaskBoard } from '../board/types.js';\nconst pg = await import('../pg/board.js');\n";
     const found = importsOf(fake, text).map((to) => `${to}:${crosses('format/fake.ts', to)}`);
     expect(found).toEqual(['file/claim.ts:true', 'board/types.ts:true', 'pg/board.ts:true']);
+  });
+
+  it('catch an import whatever its quotes, spacing or form: side-effect, re-export, template, type', () => {
+    const fake = join(SRC, 'format/fake.ts');
+    const text = [
+      'import { openBoard } from "../open.js";',
+      "import '../open.js';",
+      'const o = await import(`../open.js`);',
+      "import type {\n  TaskBoard,\n} from\n  '../board/types.js';",
+      'export * from "../file/board.js";',
+      "export type { Task } from '../board/types.js';",
+      "import x = require('../pg/url.js');",
+      "type B = import('../runner/run.js').RunOptions;",
+      'const later = import(/* lazily */ "../cli/run.js");',
+      // Not imports: a module name in a string, a comment, or a computed import.
+      "const s = \"import '../open.js'\"; // import '../open.js'",
+      'const d = await import(`../${name}.js`);',
+    ].join('\n');
+    expect(importsOf(fake, text)).toEqual(['open.ts', 'open.ts', 'open.ts', 'board/types.ts', 'file/board.ts', 'board/types.ts', 'pg/url.ts', 'runner/run.ts', 'cli/run.ts']);
+    // Type-only ones run nothing: they are left out of the circles' graph.
+    expect(importsOf(fake, text, true)).toEqual(['open.ts', 'open.ts', 'open.ts', 'file/board.ts', 'pg/url.ts', 'cli/run.ts']);
   });
 
   it('catch an import between the two boards, or from the core or a board up to the opener', () => {

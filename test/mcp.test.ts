@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Task } from '../src/index.js';
-import { fileKind, kinds } from './contract/kinds.js';
+import { describeKinds, fileKind } from './contract/kinds.js';
 import { CLI } from './helpers/cli.js';
 import { stopOutsideLock } from './helpers/locks.js';
 import { connect, until } from './helpers/mcp.js';
@@ -15,7 +15,21 @@ const TOOLS = ['next', 'claim', 'heartbeat', 'done', 'fail', 'release', 'retry',
 
 const board = (n: number) => `# Work\n\n${Array.from({ length: n }, (_, i) => `- [ ] T-${i + 1} task ${i + 1}\n`).join('')}`;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Wait for a session's renewals to carry a claim's time to `ms` or later,
+ * reaping as a reaper would on every look and failing if it finds anything
+ * lapsed; the task as it then is.
+ */
+async function renewedPast(b: { board: { list(): Promise<Task[]>; reap(): Promise<Task[]> } }, id: string, ms: number): Promise<Task> {
+  return until(
+    `${id} renewed to ${new Date(ms).toISOString()}`,
+    async () => {
+      expect(await b.board.reap()).toEqual([]);
+      return (await b.board.list()).find((t) => t.id === id)!;
+    },
+    (t) => t.status === 'claimed' && Date.parse(t.claimedAt!) >= ms,
+  );
+}
 
 describe('mdclaim mcp', () => {
   it('lists every tool by its name, each with a JSON schema and a description for a model', async () => {
@@ -61,7 +75,7 @@ describe('mdclaim mcp', () => {
   });
 });
 
-describe.each(kinds)('mdclaim mcp: retries, on the $name board', (kind) => {
+describeKinds('mdclaim mcp: retries, on the $name board', (kind) => {
   it('gives a task back for a retry that no session may claim before its delay, its attempt counted', async () => {
     const b = await kind.make(board(1));
     const s = await connect(b.location, ['--by', 'agent-r']);
@@ -110,7 +124,7 @@ describe('the SDK', () => {
   });
 });
 
-describe.each(kinds)('mdclaim mcp on the $name board', (kind) => {
+describeKinds('mdclaim mcp on the $name board', (kind) => {
   const tasks = async (b: { board: { list(): Promise<Task[]> } }) => b.board.list();
 
   it('lets racing sessions drain a board: every task claimed and finished exactly once', async () => {
@@ -143,14 +157,11 @@ describe.each(kinds)('mdclaim mcp on the $name board', (kind) => {
     const b = await kind.make(board(2));
     const a = await connect(b.location, ['--by', 'agent-a', '--lease', '3s']);
     const other = await connect(b.location, ['--by', 'agent-b']);
-    expect((await a.call('claim', { id: 'T-1' })).doc).toMatchObject({ task: { id: 'T-1', by: 'agent-a', lease: '3s' } });
-    const end = Date.now() + 10_000;
-    while (Date.now() < end) {
-      await sleep(1000);
-      // Whatever a reaper sees, the claim is live: nothing lapsed to reopen.
-      expect(await b.board.reap()).toEqual([]);
-    }
-    const held = (await tasks(b)).find((t) => t.id === 'T-1')!;
+    const claimed = (await a.call('claim', { id: 'T-1' })).doc['task'] as Task;
+    expect(claimed).toMatchObject({ id: 'T-1', by: 'agent-a', lease: '3s' });
+    // Kept past the lease it was claimed with, twice over, by the session's renewals;
+    // whatever a reaper sees meanwhile, the claim is live: nothing lapsed to reopen.
+    const held = await renewedPast(b, 'T-1', Date.parse(claimed.claimedAt!) + 6000);
     expect(held).toMatchObject({ status: 'claimed', by: 'agent-a' });
     expect(Date.parse(held.expiresAt!)).toBeGreaterThan(Date.now() - 1000);
     const claim = await other.call('claim', { id: 'T-1' });
@@ -169,11 +180,9 @@ describe.each(kinds)('mdclaim mcp on the $name board', (kind) => {
     expect((await a.call('paths_lock', { id: 'T-1', writes: ['src/'] })).doc).toMatchObject({ task: { locks: [{ path: 'src/', mode: 'write' }] } });
     expect(await other.call('paths_check', { writes: ['src/a.ts'] })).toMatchObject({ isError: true, text: expect.stringMatching(/^error\[CONFLICT\]: agent-a holds src\/ \(write\) on T-1/) });
     expect((await a.call('paths_check', { writes: ['src/a.ts'] })).doc).toMatchObject({ paths: [{ path: 'src/', task: 'T-1' }] });
-    const end = Date.now() + 8000;
-    while (Date.now() < end) {
-      await sleep(1000);
-      expect(await b.board.reap()).toEqual([]);
-    }
+    // Renewed by the session past a lease from its own last write, the reaper finding nothing lapsed.
+    const written = (await tasks(b)).find((t) => t.id === 'T-1')!;
+    await renewedPast(b, 'T-1', Date.parse(written.claimedAt!) + 4000);
     expect((await a.call('paths_unlock', { id: 'T-1' })).doc).toMatchObject({ task: { id: 'T-1', by: 'agent-a' } });
     expect((await other.call('paths_check', { writes: ['src/a.ts'] })).doc).toEqual({ paths: [] });
     expect((await a.call('done', { id: 'T-1', commit: 'abc1234' })).doc).toMatchObject({ task: { status: 'done', commit: 'abc1234' } });
@@ -226,10 +235,11 @@ describe.each(kinds)('mdclaim mcp on the $name board', (kind) => {
     } finally {
       process.kill(a.pid, 'SIGCONT');
     }
-    await sleep(3000);
+    // The first session's beat, overdue, runs as it wakes, before it reads its next call;
+    // a holder write waits for a beat in flight: once done is answered, the beat has had its go.
+    expect(await a.call('done', { id: 'T-1' })).toMatchObject({ isError: true, text: 'error[CONFLICT]: T-1 "task 1" is claimed by agent-b, not agent-a' });
     const taken = (await tasks(b))[0]!;
     expect(taken).toMatchObject({ status: 'claimed', by: 'agent-b' });
-    expect(await a.call('done', { id: 'T-1' })).toMatchObject({ isError: true, text: 'error[CONFLICT]: T-1 "task 1" is claimed by agent-b, not agent-a' });
     // Closing the first session gives back nothing of the second's.
     await a.client.close();
     await a.exited;

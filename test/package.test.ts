@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { track } from './helpers/procs.js';
 import { until } from './helpers/runner.js';
-import { docFiles, packedFiles } from './helpers/packed.js';
+import { docFiles, packedFiles, repositoryOnly } from './helpers/packed.js';
 import { boardFile, read } from './helpers/tmp.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -60,6 +60,21 @@ describe('the package as published', () => {
       }
     }
     expect(checked).toBeGreaterThan(50);
+  });
+
+  it('keeps the benchmarks, a lab notebook, in the repository and out of the package, and its links whole', () => {
+    const shipped = packedFiles();
+    expect(repositoryOnly()).toEqual(['docs/benchmarks.md', 'docs/scaling.svg']);
+    for (const doc of repositoryOnly()) {
+      expect(existsSync(join(root, doc)), `${doc} is not in the repository`).toBe(true);
+      expect(shipped.has(doc), `${doc} is in the package`).toBe(false);
+    }
+    for (const link of links(readFileSync(join(root, 'docs/benchmarks.md'), 'utf8'))) {
+      const [path, anchor] = link.split('#') as [string, string | undefined];
+      const target = path ? posix.normalize(posix.join('docs', path)) : 'docs/benchmarks.md';
+      expect(existsSync(join(root, target)), `docs/benchmarks.md: ${link} is not in the repository`).toBe(true);
+      if (anchor) expect(headingSlugs(readFileSync(join(root, target), 'utf8')).has(anchor), `docs/benchmarks.md: no heading for ${link}`).toBe(true);
+    }
   });
 
   it('would see a link to a file the package lacks, and to a heading a file lacks', () => {

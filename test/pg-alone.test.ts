@@ -1,7 +1,7 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PgBoard } from '../src/index.js';
-import { boardUrl, dropBoards, importBoard, PG_URL, pgReachable, sql, uniqueBoard } from './helpers/pg.js';
+import { boardUrl, dropBoards, importBoard, PG_URL, pgReachable, pgTitle, sql, uniqueBoard } from './helpers/pg.js';
 
 // next is one statement in autocommit: one round trip, and no COMMIT to ask
 // about when the connection is lost. Lost after the server committed, the
@@ -60,7 +60,7 @@ async function relay(): Promise<{ url(board: string): string; drop(): Promise<vo
   };
 }
 
-describe.skipIf(!pgReachable)('next as one statement, with the connection lost under it', () => {
+describe.skipIf(!pgReachable)(pgTitle('next as one statement, with the connection lost under it'), () => {
   it('gives the caller the claim the server made when the answer is lost, and leaves no claim nobody was told of', async () => {
     const name = uniqueBoard('alone');
     names.push(name);

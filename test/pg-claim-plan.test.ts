@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PgBoard } from '../src/pg/board.js';
-import { boardUrl, pgReachable, sql, uniqueBoard } from './helpers/pg.js';
+import { boardUrl, pgReachable, pgTitle, sql, uniqueBoard } from './helpers/pg.js';
 
 // What the server sets up for a claim: a claim's statement is prepared once and its plan set up at
 // every execution, node by node, whether a node runs or not. The path rule is one call in it
@@ -17,7 +17,7 @@ function nodes(n: PlanNode): PlanNode[] {
   return [n, ...(n.Plans ?? []).flatMap(nodes)];
 }
 
-describe.skipIf(!pgReachable)("the PostgreSQL board's claim statement", () => {
+describe.skipIf(!pgReachable)(pgTitle("the PostgreSQL board's claim statement"), () => {
   const name = uniqueBoard('plan');
   const board = new PgBoard(boardUrl(name), { pool: 1 });
   afterAll(async () => {

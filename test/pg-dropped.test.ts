@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PgBoard } from '../src/index.js';
 import { mdclaimAsync, type CliResult } from './helpers/cli.js';
-import { boardUrl, dropBoards, PG_URL, pgReachable, uniqueBoard, importBoard } from './helpers/pg.js';
+import { boardUrl, dropBoards, importBoard, PG_URL, pgReachable, pgTitle, uniqueBoard } from './helpers/pg.js';
 
 // A PostgreSQL connection the server ends under mdclaim (pg_terminate_backend,
 // as a restart or a failover would) is one line error[IO] for a CLI call, or
@@ -56,7 +56,7 @@ function expectOneLineOrSuccess(r: CliResult): void {
   else expect([0, 3, 4]).toContain(r.status);
 }
 
-describe.skipIf(!pgReachable)('a PostgreSQL connection dropped under mdclaim', () => {
+describe.skipIf(!pgReachable)(pgTitle('a PostgreSQL connection dropped under mdclaim'), () => {
   it('makes each CLI call either succeed or fail as one line error[IO] exit 1, while the server ends its connections again and again', async () => {
     const { name, url } = await board('# T\n\n' + Array.from({ length: 40 }, (_, i) => `- [ ] task ${i}\n`).join(''));
     const kill = terminator(name);

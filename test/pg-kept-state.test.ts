@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MdclaimError, openBoard, PgBoard, type Task, type TaskBoard } from '../src/index.js';
-import { boardUrl, dropBoards, pgReachable, uniqueBoard } from './helpers/pg.js';
+import { boardUrl, dropBoards, pgReachable, pgTitle, uniqueBoard } from './helpers/pg.js';
 import { boardFile } from './helpers/tmp.js';
 
 // The PostgreSQL board keeps state the file board works out on every read
@@ -182,7 +182,7 @@ function settled(doc: Buffer, since: number): string {
   return doc.toString('utf8').replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/g, (s) => (Date.parse(s) >= since ? '<now>' : s));
 }
 
-describe.skipIf(!pgReachable)('the PostgreSQL board’s kept lines and [⏰] readiness', () => {
+describe.skipIf(!pgReachable)(pgTitle('the PostgreSQL board’s kept lines and [⏰] readiness'), () => {
   // The smallest case the property above found (bare task lines, a lock line under one, then add). The file
   // board's add sees the lock line, a list item, and sets the new bare line apart from it with a blank line;
   // the PostgreSQL board runs that add over its rows without their lock lines (they live in mdclaim.path_lock),

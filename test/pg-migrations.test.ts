@@ -3,7 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openBoard } from '../src/index.js';
 import { LATEST, MIGRATIONS } from '../src/pg/schema.js';
-import { PG_URL, pgReachable, sql } from './helpers/pg.js';
+import { dumpSchema, pgDumpMajor, SCHEMA_FILE } from '../scripts/schema.mjs';
+import { PG_URL, pgReachable, pgTitle, sql } from './helpers/pg.js';
 
 // Migrations are kept as graphile-worker keeps them: one file each, numbered,
 // never edited once shipped; and the view every claim reads is the last one
@@ -34,7 +35,7 @@ describe('the PostgreSQL migrations', () => {
   });
 });
 
-describe.skipIf(!pgReachable)('the view next reads', () => {
+describe.skipIf(!pgReachable)(pgTitle('the view next reads'), () => {
   const dbs = MIGRATIONS.map((_, v) => [`mdclaim_v${v}_${process.pid}`, v] as const);
   const url = (db: string) => {
     const u = new URL(PG_URL);
@@ -78,5 +79,29 @@ describe.skipIf(!pgReachable)('the view next reads', () => {
     }
     for (const def of defs) expect(def).toBe(defs[0]);
     expect(defs[0]).toContain('AS blocker');
+  });
+});
+
+// src/pg/schema.sql is the live schema whole, dumped by npm run schema; the dump
+// depends on the server's and pg_dump's versions, so it is compared only where
+// both are the version that wrote the file.
+const written = /PostgreSQL (\d+)\)/.exec(readFileSync(SCHEMA_FILE, 'utf8'))?.[1];
+const serverMajor = pgReachable ? Number((await sql<{ v: string }>("SELECT current_setting('server_version_num') AS v"))[0]!.v) / 10000 | 0 : undefined;
+const dumpMajor = pgDumpMajor();
+const cannotCompare = !pgReachable
+  ? 'no PostgreSQL server'
+  : dumpMajor === undefined
+    ? 'pg_dump is not on PATH'
+    : String(serverMajor) !== written || String(dumpMajor) !== written
+      ? `src/pg/schema.sql was dumped by PostgreSQL ${written}; here the server is ${serverMajor} and pg_dump ${dumpMajor}`
+      : '';
+
+describe('src/pg/schema.sql', () => {
+  const title = 'is the schema the migrations make in a fresh database';
+  it.skipIf(cannotCompare !== '')(pgReachable ? `${title}${cannotCompare ? ` (skipped: ${cannotCompare})` : ''}` : pgTitle(title), async () => {
+    const server = new URL(PG_URL);
+    server.search = '';
+    const live = await dumpSchema(server);
+    expect(live.split('\n'), 'src/pg/schema.sql is stale: run npm run schema and commit it').toEqual(readFileSync(SCHEMA_FILE, 'utf8').split('\n'));
   });
 });

@@ -5,7 +5,7 @@ import { Db } from '../src/pg/db.js';
 import { LOCK_CLASS } from '../src/pg/schema.js';
 import { parsePgUrl } from '../src/pg/url.js';
 import { mdclaimAsync, type CliResult } from './helpers/cli.js';
-import { boardUrl, dropBoards, PG_URL, pgReachable, uniqueBoard } from './helpers/pg.js';
+import { boardUrl, dropBoards, PG_URL, pgReachable, pgTitle, uniqueBoard } from './helpers/pg.js';
 
 // What the board options that speak of waiting and durability mean on a PostgreSQL board, and the ones that cannot hold there.
 
@@ -45,7 +45,7 @@ async function holding(lockSql: string, params: unknown[]): Promise<{ end(): Pro
 const ROWS = 'SELECT 1 FROM mdclaim.task t JOIN mdclaim.board b ON b.id = t.board WHERE b.name = $1 FOR UPDATE OF t';
 const STRUCTURE = `SELECT pg_advisory_xact_lock(${LOCK_CLASS}, (SELECT id FROM mdclaim.board WHERE name = $1))`;
 
-describe.skipIf(!pgReachable)('board options on a PostgreSQL board', () => {
+describe.skipIf(!pgReachable)(pgTitle('board options on a PostgreSQL board'), () => {
   it('gives up a wait for a row lock after --lock-timeout, exit 1 and LOCK_TIMEOUT, the board unchanged; free, the same claim works', async () => {
     const { url, name, board } = await fresh();
     const id = (await board.list())[0]!.id;

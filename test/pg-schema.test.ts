@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MdclaimError, openBoard } from '../src/index.js';
 import { mdclaim, mdclaimAsync } from './helpers/cli.js';
-import { PG_URL, pgReachable, sql } from './helpers/pg.js';
+import { PG_URL, pgReachable, pgTitle, sql } from './helpers/pg.js';
 import { LATEST, MIGRATIONS } from '../src/pg/schema.js';
 import { boardFile } from './helpers/tmp.js';
 
@@ -15,7 +15,7 @@ const dbUrl = (board: string) => {
   return u.toString();
 };
 
-describe.skipIf(!pgReachable)('the PostgreSQL schema', () => {
+describe.skipIf(!pgReachable)(pgTitle('the PostgreSQL schema'), () => {
   beforeAll(async () => {
     await sql(`DROP DATABASE IF EXISTS ${DB}`);
     await sql(`CREATE DATABASE ${DB}`);
@@ -54,7 +54,7 @@ describe.skipIf(!pgReachable)('the PostgreSQL schema', () => {
   });
 });
 
-describe.skipIf(!pgReachable)('the PostgreSQL schema, upgraded', () => {
+describe.skipIf(!pgReachable)(pgTitle('the PostgreSQL schema, upgraded'), () => {
   const OLD = `mdclaim_upgrade_${process.pid}`;
   afterAll(async () => {
     await sql(`DROP DATABASE IF EXISTS ${OLD} WITH (FORCE)`);
@@ -112,7 +112,7 @@ describe('PostgreSQL errors', () => {
     }
   });
 
-  it.skipIf(!pgReachable)('says a board that does not exist is missing, as a missing file is', () => {
+  it.skipIf(!pgReachable)(pgTitle('says a board that does not exist is missing, as a missing file is'), () => {
     const u = new URL(PG_URL);
     u.searchParams.set('board', 'no-such-board-here');
     const r = mdclaim(['next', '--by', 'a', '--file', u.toString()]);
@@ -122,7 +122,7 @@ describe('PostgreSQL errors', () => {
 
   it('refuses the PostgreSQL-only commands on a file board, and import without --to', () => {
     const file = boardFile('- [ ] one\n');
-    expect(mdclaim(['export', '--from', file])).toMatchObject({ status: 2, stderr: 'error[USAGE]: export needs a PostgreSQL board: --file postgres://user@host:port/db?board=NAME\n' });
+    expect(mdclaim(['export', '--file', file])).toMatchObject({ status: 2, stderr: 'error[USAGE]: export needs a PostgreSQL board: --file postgres://user@host:port/db?board=NAME\n' });
     expect(mdclaim(['migrate', '--file', file]).status).toBe(2);
     expect(mdclaim(['import', file]).status).toBe(2);
   });

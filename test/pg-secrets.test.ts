@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, mdclaimAsync } from './helpers/cli.js';
-import { boardUrl, dropBoards, PG_URL, pgReachable, sql, uniqueBoard, importBoard } from './helpers/pg.js';
+import { boardUrl, dropBoards, importBoard, PG_URL, pgReachable, pgTitle, sql, uniqueBoard } from './helpers/pg.js';
 import { track } from './helpers/procs.js';
 import { until } from './helpers/runner.js';
 import { boardFile } from './helpers/tmp.js';
@@ -42,7 +42,7 @@ describe('a board URL with a password, through the CLI', () => {
     }
   });
 
-  it.skipIf(!pgReachable)('hides the password from the process title of a running mdclaim', async () => {
+  it.skipIf(!pgReachable)(pgTitle('hides the password from the process title of a running mdclaim'), async () => {
     const name = await board('# T\n');
     const url = new URL(boardUrl(name));
     url.password = SECRET;
@@ -56,7 +56,7 @@ describe('a board URL with a password, through the CLI', () => {
     }
   });
 
-  it.skipIf(!pgReachable)('hands a command the socket URL as given less its password: an in-task paths lock works; no history row, output or board line holds the password', async () => {
+  it.skipIf(!pgReachable)(pgTitle('hands a command the socket URL as given less its password: an in-task paths lock works; no history row, output or board line holds the password'), async () => {
     const [dir] = (await sql<{ d: string }>('SELECT split_part(current_setting(\'unix_socket_directories\'), \',\', 1) AS d')).map((r) => r.d.trim());
     if (!dir) return;
     const name = await board('# T\n\n- [ ] one {writes: src/}\n');
@@ -77,7 +77,7 @@ describe('a board URL with a password, through the CLI', () => {
     // The runner renews the claim just before the command starts: renewals are not what this checks.
     expect(events.map((e) => e.event).filter((e) => e !== 'renewed')).toEqual(['imported', 'claimed', 'done']);
     for (const e of events) expect(e.row).not.toContain(SECRET);
-    const doc = await mdclaimAsync(['export', '--from', given]);
+    const doc = await mdclaimAsync(['export', '--file', given]);
     expect([doc.status, doc.stdout]).toEqual([0, expect.stringMatching(/^- \[✅[^,]*, runner-1\] one/m)]);
   });
 });

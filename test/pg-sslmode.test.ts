@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { mdclaim } from './helpers/cli.js';
-import { boardUrl, pgReachable, uniqueBoard } from './helpers/pg.js';
+import { boardUrl, pgReachable, pgTitle, uniqueBoard } from './helpers/pg.js';
 
 // An sslmode node-postgres reads as verify-full is said in no warning of its own: the outcome is one line, as every error.
 
-describe.skipIf(!pgReachable)('sslmode on a board URL', () => {
+describe.skipIf(!pgReachable)(pgTitle('sslmode on a board URL'), () => {
   it.each(['require', 'prefer', 'verify-ca', 'verify-full'])('sslmode=%s against a server without TLS: one error line on stderr, nothing else', (mode) => {
     const url = new URL(boardUrl(uniqueBoard('ssl')));
     url.searchParams.set('sslmode', mode);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PgBoard, parseTasks, type Task } from '../src/index.js';
 import { CLI } from './helpers/cli.js';
-import { boardUrl, dropBoards, pgReachable, uniqueBoard } from './helpers/pg.js';
+import { boardUrl, dropBoards, pgReachable, pgTitle, uniqueBoard } from './helpers/pg.js';
 import { boardFile } from './helpers/tmp.js';
 
 // import then export gives the file back byte for byte, on real boards and generated ones.
@@ -35,7 +35,7 @@ function view(tasks: Task[]): unknown[] {
   return tasks.map((t) => [t.id, t.text, t.line, t.status, t.by, t.claimedAt, t.lease, t.expiresAt, t.commit, nul(t.reason), nul(t.section), t.tags]);
 }
 
-describe.skipIf(!pgReachable)('import and export on the PostgreSQL board', () => {
+describe.skipIf(!pgReachable)(pgTitle('import and export on the PostgreSQL board'), () => {
   it.skipIf(corpus.length === 0)('give every corpus board back byte for byte, and list what the file board lists', async () => {
     for (const f of corpus) {
       const doc = readFileSync(join(CORPUS, f));
@@ -110,7 +110,7 @@ describe.skipIf(!pgReachable)('import and export on the PostgreSQL board', () =>
     const imp = spawnSync(process.execPath, [CLI, 'import', file, '--to', url], { encoding: 'utf8' });
     expect(imp.stderr).toBe('');
     expect(imp.stdout).toMatch(/^imported 3 tasks from .* to postgres:\/\/.*board=cli_/);
-    const exp = spawnSync(process.execPath, [CLI, 'export', '--from', url]);
+    const exp = spawnSync(process.execPath, [CLI, 'export', '--file', url]);
     expect(exp.status).toBe(0);
     expect(exp.stdout.equals(doc)).toBe(true);
     // A second import of a board that has tasks is refused, unless --replace.
@@ -120,7 +120,7 @@ describe.skipIf(!pgReachable)('import and export on the PostgreSQL board', () =>
   });
 });
 
-describe.skipIf(!pgReachable)('importing a board of many slices', () => {
+describe.skipIf(!pgReachable)(pgTitle('importing a board of many slices'), () => {
   // Slices of 10,000 rows, all in one transaction: cut across a section, a claimed line and lock lines.
   // Live claims (a lapsed one holds nothing), so their paths show that the lock lines landed on the right rows.
   const now = new Date().toISOString().slice(0, 19) + 'Z';

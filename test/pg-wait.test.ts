@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PgBoard } from '../src/index.js';
 import { NOTIFY_CHANNEL } from '../src/pg/schema.js';
-import { boardUrl, dropBoards, PG_URL, pgReachable, sql, uniqueBoard } from './helpers/pg.js';
+import { boardUrl, dropBoards, PG_URL, pgReachable, pgTitle, sql, uniqueBoard } from './helpers/pg.js';
 
 // waitForWork: a runner with nothing to claim sleeps until a task may have become claimable.
 
@@ -36,7 +36,7 @@ async function wakeUpsDuring(name: string, act: () => Promise<unknown>): Promise
 const names: string[] = [];
 afterAll(() => dropBoards(names));
 
-describe.skipIf(!pgReachable)('waitForWork on the PostgreSQL board', () => {
+describe.skipIf(!pgReachable)(pgTitle('waitForWork on the PostgreSQL board'), () => {
   it('returns at once the first time, then wakes on a release made through another connection', async () => {
     const name = uniqueBoard('w');
     names.push(name);

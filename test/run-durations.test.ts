@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openBoard, runTasks, type RunEvent, type RunnerBoard } from '../src/index.js';
-import { boardUrl, dropBoards, pgReachable, uniqueBoard } from './helpers/pg.js';
+import { boardUrl, dropBoards, pgReachable, pgTitle, uniqueBoard } from './helpers/pg.js';
 import { mdclaim } from './helpers/cli.js';
 import { groupAlive, pidIn, signalGroup, until } from './helpers/runner.js';
 import { boardFile } from './helpers/tmp.js';
@@ -82,7 +82,7 @@ describe('durations past 24.8 days', () => {
     expect((await run).stoppedBy).toBe('SIGTERM');
   });
 
-  it.skipIf(!pgReachable)('--lock-timeout 25d on PostgreSQL connects and works (the setting is capped at its 32-bit limit)', async () => {
+  it.skipIf(!pgReachable)(pgTitle('--lock-timeout 25d on PostgreSQL connects and works (the setting is capped at its 32-bit limit)'), async () => {
     const name = uniqueBoard('longwait');
     const url = boardUrl(name);
     cleanups.push(() => dropBoards([name]));

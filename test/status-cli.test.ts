@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { mdclaim } from './helpers/cli.js';
-import { boardUrl, dropBoards, pgReachable, uniqueBoard } from './helpers/pg.js';
+import { boardUrl, dropBoards, pgReachable, pgTitle, uniqueBoard } from './helpers/pg.js';
 import { boardFile, bytesOf } from './helpers/tmp.js';
 
 // mdclaim status: the summary once, for scripts and cron.
@@ -135,7 +135,7 @@ describe('mdclaim status on a file board', () => {
 const names: string[] = [];
 afterAll(() => dropBoards(names));
 
-describe.skipIf(!pgReachable)('mdclaim status on a PostgreSQL board', () => {
+describe.skipIf(!pgReachable)(pgTitle('mdclaim status on a PostgreSQL board'), () => {
   it('prints the same summary, field by field', () => {
     const name = uniqueBoard('status');
     names.push(name);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mdclaim } from './helpers/cli.js';
 import { boardFile } from './helpers/tmp.js';
 import { tmuxAvailable, TmuxWatch } from './helpers/tmux.js';
-import { kinds } from './contract/kinds.js';
+import { describeKinds } from './contract/kinds.js';
 
 // A board is shared and edited by others: what it says is shown to the reader, never obeyed by the reader's terminal.
 
@@ -27,7 +27,7 @@ const BOARD = [
 /** Any control character but the line feed that ends each line. */
 const RAW = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/;
 
-describe.each(kinds)('human output on the $name board', (kind) => {
+describeKinds('human output on the $name board', (kind) => {
   it('escapes controls from task text, headings and failure reasons in list, status, next, reap and release; --json stays JSON', async () => {
     const { location: f } = await kind.make(BOARD);
     for (const args of [['list'], ['status'], ['next', '--by', 'x', '--lease', '1ms']]) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { span, spanAhead } from '../src/format/span.js';
 import { mdclaim } from './helpers/cli.js';
-import { kinds } from './contract/kinds.js';
+import { describeKinds } from './contract/kinds.js';
 
 // A wait is written one way wherever a person reads it: list, a refused claim, status and watch.
 
@@ -21,7 +21,7 @@ const hoursOf = (text: string) => {
   return Number(m[1]) * 24 + Number(m[2]);
 };
 
-describe.each(kinds)('a far-future retry on the $name board', (kind) => {
+describeKinds('a far-future retry on the $name board', (kind) => {
   it('reads the same in list and in the refusal of a claim', async () => {
     const { location: f } = await kind.make('# T\n\n- [ ] far // Attempts: 1, not before 9999-12-31T23:59:59Z\n');
     const listed = /retry in (\S+) \(1 attempt\)/.exec(mdclaim(['list', '--file', f]).stdout)?.[1];

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openBoard, PgBoard } from '../src/index.js';
 import { PgChanges } from '../src/pg/changes.js';
 import { FileChanges } from '../src/file/changes.js';
-import { boardUrl, dropBoards, pgReachable, uniqueBoard } from './helpers/pg.js';
+import { boardUrl, dropBoards, pgReachable, pgTitle, uniqueBoard } from './helpers/pg.js';
 import { boardFile } from './helpers/tmp.js';
 
 // What wakes mdclaim watch: the change notification itself, not the poll behind it
@@ -50,7 +50,7 @@ describe('the file board\'s change notification', () => {
 const names: string[] = [];
 afterAll(() => dropBoards(names));
 
-describe.skipIf(!pgReachable)('the PostgreSQL board\'s change notification', () => {
+describe.skipIf(!pgReachable)(pgTitle('the PostgreSQL board\'s change notification'), () => {
   it('pokes on the board\'s NOTIFY (a done), and at its first reading of the change mark', async () => {
     const name = uniqueBoard('changes');
     names.push(name);
@@ -93,7 +93,7 @@ describe('the change feed every board hands out', () => {
     }
   });
 
-  it.skipIf(!pgReachable)('of a PostgreSQL board pokes when another handle changes the board, and hands off its URL without a password', async () => {
+  it.skipIf(!pgReachable)(pgTitle('of a PostgreSQL board pokes when another handle changes the board, and hands off its URL without a password'), async () => {
     const name = uniqueBoard('feed');
     names.push(name);
     const url = new URL(boardUrl(name));

@@ -1,7 +1,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { mdclaim, mdclaimAsync } from './helpers/cli.js';
-import { boardUrl, dropBoards, pgReachable, uniqueBoard } from './helpers/pg.js';
+import { boardUrl, dropBoards, pgReachable, pgTitle, uniqueBoard } from './helpers/pg.js';
 import { boardFile } from './helpers/tmp.js';
 import { tmuxAvailable, TmuxWatch } from './helpers/tmux.js';
 
@@ -167,7 +167,7 @@ describe.skipIf(!tmuxAvailable)('mdclaim watch on a file board', () => {
 const names: string[] = [];
 afterAll(() => dropBoards(names));
 
-describe.skipIf(!tmuxAvailable || !pgReachable)('mdclaim watch on a PostgreSQL board', () => {
+describe.skipIf(!tmuxAvailable || !pgReachable)(pgTitle('mdclaim watch on a PostgreSQL board'), () => {
   it('follows a claim, a done and a fail made through other connections, and q exits 0', async () => {
     const name = uniqueBoard('watch');
     names.push(name);

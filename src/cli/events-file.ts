@@ -1,6 +1,6 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { RunEvent } from '../runner/events.js';
-import { MdclaimError } from '../errors.js';
+import { errorReport, MdclaimError } from '../errors.js';
 
 /**
  * `run --events FILE`: each event one JSON line, appended with one write so
@@ -30,7 +30,7 @@ export class EventsFile {
       while (off < line.length) off += writeSync(this.fd, line, off, line.length - off);
     } catch (err) {
       this.failed = true;
-      this.warn(`error[IO]: cannot write --events ${this.path}: ${(err as Error).message}; the run goes on without events`);
+      this.warn(errorReport(new MdclaimError('IO', `cannot write --events ${this.path}: ${(err as Error).message}; the run goes on without events`)).line);
     }
   }
 

@@ -34,7 +34,6 @@ export const FLAGS: Record<string, Flag> = {
   durable: { text: 'fsync before returning (PostgreSQL: synchronous_commit=on)' },
   'lock-timeout': { value: 'D', text: "give up waiting for the board's lock after D (default 10s; PostgreSQL: each wait for a row or board lock)" },
   to: { value: 'URL', text: 'the PostgreSQL board to load into' },
-  from: { value: 'URL', text: 'the same as --file (kept for older scripts)' },
   replace: { text: 'overwrite a board that already has tasks' },
   shared: { text: 'hold the lock shared: other readers run, writers wait' },
   loop: { text: 'keep claiming; when idle, poll every --interval' },

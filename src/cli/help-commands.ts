@@ -133,7 +133,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   },
   export: {
     args: 'none',
-    flags: ['from'],
+    flags: [],
     summary: 'print a PostgreSQL board as its tasks.md',
     about: 'Print a PostgreSQL board as its tasks.md on stdout, byte for byte what was imported plus the changes since. The board is --file (or MDCLAIM_FILE), as for every command.',
     examples: ['npx mdclaim export --file "postgres://db/app?board=main" > tasks.md'],

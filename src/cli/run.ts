@@ -60,10 +60,8 @@ export async function run(argv: readonly string[], io: Output): Promise<number> 
   const write = one(p, 'write');
   if (write !== undefined && write !== 'auto' && write !== 'replace') throw usage(`--write must be auto or replace, got "${write}"`);
   const lockTimeout = one(p, 'lock-timeout');
-  // import loads into --to; export takes --from as another name for --file; every other command works on --file.
-  const from = one(p, 'from');
-  if (from !== undefined && has(p, 'file')) throw usage('export: --from is another name for --file: give one of them');
-  const file = one(p, 'to') ?? from ?? one(p, 'file') ?? process.env['MDCLAIM_FILE'] ?? './tasks.md';
+  // import loads into --to; every other command works on --file.
+  const file = one(p, 'to') ?? one(p, 'file') ?? process.env['MDCLAIM_FILE'] ?? './tasks.md';
   // Loaded only now: --help and usage errors never pay for the board.
   const { openBoard } = await import('../open.js');
   const board = openBoard(file, {

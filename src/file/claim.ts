@@ -1,6 +1,5 @@
-import { MdclaimError, usage } from '../errors.js';
+import { MdclaimError } from '../errors.js';
 import { noTask } from '../board/resolve-id.js';
-import { named } from '../format/named.js';
 import { bytes, utf8, type ByteString } from '../format/bytes.js';
 import { formatDuration } from '../format/duration.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
@@ -19,6 +18,7 @@ import { atBudget, countsAttempts, parkedTask, withParks } from '../board/park.j
 import { dropLocks, keptTries, markerAndTriesEdit, markerEdit, withTries, type Changed, type Plan } from '../board/plan.js';
 import { attemptsOf, MAX_ATTEMPTS, recordedTries, renderTries } from '../format/attempts.js';
 import { lookup, seenAt, taskOf, walk, walkLines, type Seen } from '../board/walk.js';
+import { ambiguousKey as keyOnSeveral } from '../board/messages.js';
 
 export interface ClaimArgs {
   by: string;
@@ -187,8 +187,7 @@ export function claimById(src: ByteString, id: string, args: ClaimArgs): Plan<Ta
   return claimChange(src, pick, args);
 }
 
-/** A key on several lines: say which ids name them. */
+/** A key on several lines: the board's one message, with the tasks it is on. */
 export function ambiguousKey(src: ByteString, key: string, found: readonly Seen[], what = 'tasks'): MdclaimError {
-  const ids = found.map((s) => `${named(taskOf(src, s))} (line ${s.t.line})`).join(', ');
-  return usage(`${key} is on ${found.length} ${what}, so it is not an id: use one of ${ids}`);
+  return keyOnSeveral(key, found.map((s) => ({ ...taskOf(src, s), line: s.t.line })), what);
 }

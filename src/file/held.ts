@@ -7,6 +7,7 @@ import { normalisePath, type PathMode } from '../format/paths.js';
 import { blockingHold, holdsPaths, type Cutoff, type ModedPath } from '../board/claimable.js';
 import type { Paths } from '../board/path-types.js';
 import { taskOf, walk, type Seen } from '../board/walk.js';
+import { heldBy as holdInTheWay } from '../board/messages.js';
 
 /** A path a live claim holds, and how: declared on its task's line or locked under it. */
 export interface Hold extends ModedPath {
@@ -96,7 +97,5 @@ export function boardHolds(src: ByteString, now: Cutoff, except?: Seen): Hold[] 
 
 /** One line naming who holds what where: `dana holds src/auth/login.ts (write) on a1b2c3d4e5f6`. */
 export function heldBy(src: ByteString, h: Hold): MdclaimError {
-  const by = h.seen.t.marker.by;
-  const message = `${by ?? 'someone unnamed'} holds ${h.path} (${h.mode}) on ${named(taskOf(src, h.seen))}`;
-  return new MdclaimError('CONFLICT', message, by === undefined ? {} : { holder: by });
+  return holdInTheWay({ by: h.seen.t.marker.by, path: h.path, mode: h.mode, task: taskOf(src, h.seen) });
 }

@@ -1,4 +1,5 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { errorReport, usage } from '../errors.js';
 import { TOOLS } from './tools.js';
 
 type Message = Parameters<NonNullable<Transport['onmessage']>>[0];
@@ -26,7 +27,7 @@ export function answerMalformed(transport: Transport): void {
   const onmessage = transport.onmessage;
   transport.onmessage = (message, extra) => {
     const bad = 'method' in message && 'id' in message && message.method === 'tools/call' ? badCall(message.params) : null;
-    if (bad !== null) reply((message as { id: string | number }).id, INVALID_PARAMS, `error[USAGE]: ${bad}`);
+    if (bad !== null) reply((message as { id: string | number }).id, INVALID_PARAMS, errorReport(usage(bad)).line);
     else onmessage?.(message, extra);
   };
 }

@@ -1,7 +1,8 @@
 import { parseDuration } from '../board/duration.js';
 import { noTask } from '../board/resolve-id.js';
 import type { CheckPathsOptions, HeldPath } from '../board/path-types.js';
-import { Heartbeat, heartbeatEvery, isLostError, iso } from '../runner/heartbeat.js';
+import { Heartbeat, heartbeatEvery, isLostError } from '../runner/heartbeat.js';
+import { formatClaimedAt } from '../format/marker.js';
 import type { Fence } from '../runner/types.js';
 import type { NextOptions, TaskBoard } from '../board/types.js';
 import { notHolder } from '../board/conflict.js';
@@ -151,7 +152,7 @@ export class Session {
       } catch (err) {
         // Taken over, finished or gone: no longer this session's to beat.
         if (isLostError(err)) this.held.delete(id);
-        else this.hold({ ...h.task, claimedAt: fence.claimedAt!, expiresAt: iso(h.beat.expiresAt) }, h.leaseMs);
+        else this.hold({ ...h.task, claimedAt: fence.claimedAt!, expiresAt: formatClaimedAt(h.beat.expiresAt) }, h.leaseMs);
         throw err;
       }
       this.held.delete(id);

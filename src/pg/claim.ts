@@ -1,6 +1,4 @@
-import { MdclaimError, usage } from '../errors.js';
 import { noTask } from '../board/resolve-id.js';
-import { named } from '../format/named.js';
 import { notClaimable } from '../board/conflict.js';
 import { lineRefusal, refuseLine } from '../board/unclaimable.js';
 import { FAILED_SEP } from '../format/task.js';
@@ -11,6 +9,7 @@ import { HOLD_COLUMNS, heldBy, lockBoardPaths, PathRace, type HoldRow } from './
 import { fromJson, rowText, taskColumns, taskJson, toTask, type TaskRow } from './rows.js';
 import { MAX_ATTEMPTS } from '../format/attempts.js';
 import { setTries } from './tries-sql.js';
+import { ambiguousKey } from '../board/messages.js';
 
 // A claim is one statement: pick the first claimable row in board order and
 // lock it (a MATERIALIZED CTE, so the planner cannot fold it into the UPDATE
@@ -207,7 +206,3 @@ async function pathsStillFree(c: Conn, board: number, r: TaskRow): Promise<void>
   if (raced) throw new PathRace();
 }
 
-/** A tracker key on several lines names no one task: say which ids do (as the file board says it). */
-export function ambiguousKey(key: string, tasks: readonly Task[], what = 'tasks'): MdclaimError {
-  return usage(`${key} is on ${tasks.length} ${what}, so it is not an id: use one of ${tasks.map((t) => `${named(t)} (line ${t.line})`).join(', ')}`);
-}

@@ -3,7 +3,7 @@ import { noTask } from '../board/resolve-id.js';
 import { MdclaimError } from '../errors.js';
 import type { Task } from '../format/task.js';
 import type { Conn } from './db.js';
-import { ambiguousKey } from './claim.js';
+import { ambiguousKey } from '../board/messages.js';
 import { logged } from './history-sql.js';
 import { setTries } from './tries-sql.js';
 import { locksColumn, taskColumns, toTask, type TaskRow } from './rows.js';

@@ -1,10 +1,10 @@
 import type { HeldPath } from '../board/path-types.js';
-import { named } from '../format/named.js';
 import { MdclaimError } from '../errors.js';
 import type { PathMode } from '../format/paths.js';
 import { RolledBack, type Conn } from './db.js';
 import { isoSecond } from './rows.js';
 import { PATHS_LOCK_CLASS } from './constants.js';
+import { heldBy as holdInTheWay } from '../board/messages.js';
 
 // What live claims hold, as the views mdclaim.held_path and
 // mdclaim.blocking_holds (migrations/002-path-locks.ts) state it.
@@ -29,7 +29,7 @@ export function toHeldPath(r: HoldRow): HeldPath {
 
 /** One line naming who holds what where, as the file board says it. */
 export function heldBy(r: HoldRow): MdclaimError {
-  return new MdclaimError('CONFLICT', `${r.by ?? 'someone unnamed'} holds ${r.path} (${r.mode}) on ${named({ id: r.task, text: r.task_text })}`, r.by === null ? {} : { holder: r.by });
+  return holdInTheWay({ by: r.by ?? undefined, path: r.path, mode: r.mode, task: { id: r.task, text: r.task_text } });
 }
 
 /**

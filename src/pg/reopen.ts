@@ -1,7 +1,8 @@
 import { noTask } from '../board/resolve-id.js';
 import { notReopenable } from '../board/conflict.js';
 import type { Task } from '../format/task.js';
-import { ambiguousKey, ID_MATCH } from './claim.js';
+import { ambiguousKey } from '../board/messages.js';
+import { ID_MATCH } from './claim.js';
 import type { Conn } from './db.js';
 import { logged } from './history-sql.js';
 import { taskColumns, toTask, type TaskRow } from './rows.js';

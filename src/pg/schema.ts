@@ -11,7 +11,8 @@ import { sql as pathCall } from './migrations/007-path-call.js';
 // migrations/: a database holds version N when migrations 1..N have run.
 // Never edit a migration that has shipped; add the next one (its file, and
 // its line here). task_view, the rules every claim and view reads, is as the
-// last migration that creates it states it (007-path-call.ts).
+// last migration that creates it states it (007-path-call.ts). schema.sql
+// beside this file is the live schema whole, dumped by npm run schema.
 
 export { LOCK_CLASS, NOTIFY_CHANNEL, PATHS_LOCK_CLASS, READY_LOCK_CLASS } from './constants.js';
 

@@ -126,8 +126,8 @@ function ownLocks(src: ByteString, t: TaskLine, lineEnd: number): { locks: PathL
   for (const l of lines) {
     const n = normalisePath(l.path);
     if (!('path' in n) || n.path !== l.path || l.since === undefined || locks.some((k) => k.path === l.path)) return none;
-    const at = Date.parse(l.since);
-    if (Number.isNaN(at) || formatClaimedAt(at) !== l.since) return none;
+    const at = claimInstant(l.since);
+    if (at === null || formatClaimedAt(at) !== l.since) return none;
     locks.push({ mode: l.mode, path: l.path, since: l.since });
     out += bytes(renderLock(indent, locks.at(-1)!)) + eol;
   }

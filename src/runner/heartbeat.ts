@@ -1,5 +1,7 @@
 import { usage } from '../errors.js';
+import { claimInstant } from '../format/claim-time.js';
 import { DEFAULT_LEASE_MS } from '../format/duration.js';
+import { formatClaimedAt } from '../format/marker.js';
 import type { Task } from '../format/task.js';
 import { after, sleep } from '../storage/deadline.js';
 import { parseDuration } from '../board/duration.js';
@@ -28,8 +30,8 @@ export function retryDelay(everyMs: number): number {
 
 /** When a claim lapses, in epoch ms: the board's `expiresAt`, else its claim time plus its lease. */
 export function expiresAtMs(task: Task, leaseMs: number): number {
-  if (task.expiresAt !== undefined) return Date.parse(task.expiresAt);
-  return Date.parse(task.claimedAt!) + leaseMs;
+  if (task.expiresAt !== undefined) return claimInstant(task.expiresAt) ?? NaN;
+  return (claimInstant(task.claimedAt!) ?? NaN) + leaseMs;
 }
 
 /** The claim's own lease: what the board says it is, else what the runner asked for, else the default. */
@@ -108,7 +110,7 @@ export class Heartbeat {
       this.task = { ...this.task, ...t };
       return t;
     });
-    if (ok) this.emit({ event: 'heartbeat', id: this.task.id, claimedAt: this.task.claimedAt!, expiresAt: iso(this.expiresAt) });
+    if (ok) this.emit({ event: 'heartbeat', id: this.task.id, claimedAt: this.task.claimedAt!, expiresAt: formatClaimedAt(this.expiresAt) });
     return ok;
   }
 
@@ -146,7 +148,7 @@ export class Heartbeat {
     try {
       const t = await this.board.heartbeat(this.task.id, this.fence);
       this.task = { ...this.task, ...t };
-      this.emit({ event: 'heartbeat', id: t.id, claimedAt: t.claimedAt!, expiresAt: iso(this.expiresAt) });
+      this.emit({ event: 'heartbeat', id: t.id, claimedAt: t.claimedAt!, expiresAt: formatClaimedAt(this.expiresAt) });
       this.schedule(this.everyMs);
     } catch (err) {
       // A refused argument cannot pass with time: the claim cannot be kept.
@@ -175,8 +177,4 @@ export class Heartbeat {
     this.lostReason = reason;
     this.onLost!();
   }
-}
-
-export function iso(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 19) + 'Z';
 }

@@ -1,4 +1,5 @@
 import { randomHex } from '../builtins.js';
+import { claimInstant } from '../format/claim-time.js';
 import type { Task } from '../format/task.js';
 import { after } from '../storage/deadline.js';
 import { refuseCommandOn } from '../platform/windows.js';
@@ -153,7 +154,7 @@ class Loop {
       if (s.untilSettled && this.running.size === 0) {
         const tasks = await this.board.list();
         if (this.settled(tasks)) return 'settled';
-        for (const t of tasks) if (t.status === 'open' && t.notBefore !== undefined && this.wants(t)) this.dueAt.add(Date.parse(t.notBefore));
+        for (const t of tasks) if (t.status === 'open' && t.notBefore !== undefined && this.wants(t)) this.due(t.notBefore);
       }
       if (this.running.size === 0 && !this.idle) {
         this.idle = true;
@@ -189,7 +190,7 @@ class Loop {
   private start(task: Task): void {
     const { board, by, watchdog } = this;
     const emit = (e: RunEventBody) => {
-      if (e.event === 'retrying') this.dueAt.add(Date.parse(e.notBefore));
+      if (e.event === 'retrying') this.due(e.notBefore);
       this.emit(e);
     };
     const t = new RunningTask({ ...this.s, board, by, stdout: process.stdout, stderr: process.stderr, emit, watchdog, worktrees: this.worktrees }, task);
@@ -210,6 +211,12 @@ class Loop {
       this.emit({ event: 'released', id: task.id, ms: 0 });
       this.outcomes.push({ id: task.id, outcome: 'released', ms: 0 });
     }
+  }
+
+  /** Wake for a retry due at `notBefore` (a time that names no instant is no wake-up). */
+  private due(notBefore: string): void {
+    const at = claimInstant(notBefore);
+    if (at !== null) this.dueAt.add(at);
   }
 
   /**

@@ -5,7 +5,8 @@ import type { Task } from '../format/task.js';
 import { taskEnv } from './env.js';
 import type { RunEventBody } from './events.js';
 import { ProcessGroup, type GroupExit } from './group.js';
-import { Heartbeat, iso } from './heartbeat.js';
+import { Heartbeat } from './heartbeat.js';
+import { formatClaimedAt } from '../format/marker.js';
 import type { Fence, RunnerBoard, StopSignal, TaskOutcome } from './types.js';
 import { named } from '../format/named.js';
 import type { Watchdog } from './watchdog.js';
@@ -79,7 +80,7 @@ export class RunningTask {
       await ctx.board.release(task.id, { by: ctx.by, claimedAt: task.claimedAt! }).catch(() => {});
       throw err;
     }
-    ctx.emit({ event: 'claimed', id: task.id, text: task.text, by: ctx.by, claimedAt: task.claimedAt!, expiresAt: iso(hb.expiresAt) });
+    ctx.emit({ event: 'claimed', id: task.id, text: task.text, by: ctx.by, claimedAt: task.claimedAt!, expiresAt: formatClaimedAt(hb.expiresAt) });
     if (ctx.worktrees && (await this.enterWorktree(ctx.worktrees, hb)) === 'lost') return this.lost(hb.lostReason!);
     let group: ProcessGroup;
     try {
@@ -199,7 +200,7 @@ export class RunningTask {
     const delay = retryDelayMs(base, attempts);
     let back: Task | undefined;
     if (!(await this.ending(hb, 'retry', async (fence) => (back = await board.retry!(this.task.id, { ...fence, delay }))))) return this.ownEnding(hb);
-    const notBefore = back?.notBefore ?? iso(Date.now() + delay);
+    const notBefore = back?.notBefore ?? formatClaimedAt(Date.now() + delay);
     this.ctx.emit({ event: 'retrying', id: this.task.id, reason, attempts, notBefore, ms: this.ms() });
     return { id: this.task.id, outcome: 'retried', reason, ms: this.ms() };
   }

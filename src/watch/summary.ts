@@ -1,6 +1,7 @@
 import { sectionMatches } from '../format/worktree-section.js';
 import { cutoff } from '../board/claimable.js';
 import { answers, claimState, taskHolds, waits, type ClaimState, type TaskBlocker } from '../board/standing.js';
+import { claimInstant } from '../format/claim-time.js';
 import { formatClaimedAt, type Status } from '../format/marker.js';
 import type { Task } from '../format/task.js';
 import type { WatchEvent } from './events.js';
@@ -126,10 +127,11 @@ export function summarize(
 
 function claimView(t: Task, nowMs: number, now: ReturnType<typeof cutoff>): ClaimView {
   const view: ClaimView = { id: t.id, text: t.text, ...opt('by', t.by), state: claimState(t, nowMs, now)!, ...opt('claimedAt', t.claimedAt), ...opt('lease', t.lease), ...opt('expiresAt', t.expiresAt) };
-  const at = t.claimedAt === undefined ? NaN : Date.parse(t.claimedAt);
-  if (Number.isFinite(at)) view.heldMs = Math.max(0, nowMs - at);
-  const ends = t.expiresAt === undefined ? NaN : Date.parse(t.expiresAt);
-  if (Number.isFinite(ends)) view.leftMs = ends - nowMs;
+  // A claim time that names no instant gives the claim no age (as it never lapses).
+  const at = t.claimedAt === undefined ? null : claimInstant(t.claimedAt);
+  if (at !== null) view.heldMs = Math.max(0, nowMs - at);
+  const ends = t.expiresAt === undefined ? null : claimInstant(t.expiresAt);
+  if (ends !== null) view.leftMs = ends - nowMs;
   return view;
 }
 

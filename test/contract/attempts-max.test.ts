@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parseTasks } from '../../src/index.js';
 import { mdclaim } from '../helpers/cli.js';
-import { kinds } from './kinds.js';
+import { describeKinds } from './kinds.js';
 
 // A count saturates at the most a line records (999999): no line stops a claim for its count, on any board.
 
 const TIME = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ';
 
-describe.each(kinds)('a task at the most attempts a line records on the $name board', (kind) => {
+describeKinds('a task at the most attempts a line records on the $name board', (kind) => {
   it('is claimed by next, its count kept at 999999, its id unchanged', async () => {
     const { location: f, bytes } = await kind.make('- [ ] stuck // Attempts: 999999\n- [ ] after\n');
     const [before] = parseTasks(await bytes());

@@ -1,7 +1,7 @@
 import { named } from '../../src/format/named.js';
 import { describe, expect, it } from 'vitest';
 import { MdclaimError, parseTasks, type Task } from '../../src/index.js';
-import { fileKind, kinds } from './kinds.js';
+import { describeKinds, fileKind } from './kinds.js';
 
 // The board contract, written once: every kind of board gives the same
 // tasks, the same transitions, the same errors and the same bytes.
@@ -44,7 +44,7 @@ async function conflict(p: Promise<unknown>): Promise<MdclaimError> {
   return err as MdclaimError;
 }
 
-describe.each(kinds)('the $name board', (kind) => {
+describeKinds('the $name board', (kind) => {
   it('lists the tasks the file format reads, in board order, with the same ids', async () => {
     const b = await kind.make(BOARD);
     expect(plain(await b.board.list())).toEqual(plain(parseTasks(BOARD)));
@@ -265,7 +265,7 @@ describe.each(kinds)('the $name board', (kind) => {
   });
 });
 
-describe.each(kinds)('the $name board, per-claim leases and fenced writes', (kind) => {
+describeKinds('the $name board, per-claim leases and fenced writes', (kind) => {
   it('lapses a claim by its own lease, whoever looks', async () => {
     const b = await kind.make('- [ ] short\n- [ ] long\n');
     // Claim times are to the second, rounded down: 3s leaves the short claim two seconds at least before it lapses.

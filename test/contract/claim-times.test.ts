@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { summarize } from '../../src/watch/summary.js';
 import { errorOf } from '../helpers/errors.js';
-import { fileKind, kinds, pgKind } from './kinds.js';
+import { describeKinds, fileKind, kinds, pgKind } from './kinds.js';
+import { pgTitle } from '../helpers/pg.js';
 
 // A claim time reads the same on every board (src/format/claim-time.ts): a
 // leap second is the instant after :59, and a time that names no instant
 // makes no claim that can lapse on the file board, and no row at all.
 
-describe.each(kinds)('claim times on the $name board', (kind) => {
+describeKinds('claim times on the $name board', (kind) => {
   it('reads a leap second as the instant after :59: the claim expires 30m after it, and lapses', async () => {
     const m = await kind.make('# T\n\n- [🟡, x, 2016-12-31T23:59:60Z] leap\n- [ ] after\n');
     const [leap] = await m.board.list();
@@ -32,7 +34,17 @@ describe('a claim time that names no instant', () => {
     }
   });
 
-  it.skipIf(!kinds.includes(pgKind))('makes import fail with one USAGE line naming its line, and the board is not made', async () => {
+  it('gives the claim no age in the board at a glance either: status shows it held, for no length of time', async () => {
+    for (const at of ['2026-02-30T00:00:00Z', '2016-01-01T24:00:00Z']) {
+      const m = await fileKind.make(`# T\n\n- [🟡, x, ${at}, 5m] odd\n`);
+      const { claims, oldestClaim } = summarize(await m.board.list(), Date.parse('2026-06-01T00:00:00Z'));
+      expect(claims).toEqual([expect.objectContaining({ by: 'x', claimedAt: at })]);
+      expect(claims[0]).not.toHaveProperty('heldMs');
+      expect(oldestClaim).toBeNull();
+    }
+  });
+
+  it.skipIf(!kinds.includes(pgKind))(pgTitle('makes import fail with one USAGE line naming its line, and the board is not made'), async () => {
     const err = await errorOf(pgKind.make('# T\n\n- [ ] fine\n- [🟡, x, 2026-02-30T00:00:00Z] odd\n'));
     expect([err.code, err.message]).toEqual(['USAGE', 'line 4: the claim time 2026-02-30T00:00:00Z names no instant (no such day; an hour, minute or offset out of range; or outside years 1–9999 UTC)']);
   });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatClaimedAt } from '../../src/format/marker.js';
 import { mdclaimAsync } from '../helpers/cli.js';
-import { kinds } from './kinds.js';
+import { describeKinds, kinds } from './kinds.js';
+import { pgTitle } from '../helpers/pg.js';
 
 // What a listing says of a task is what a claim of it does: for every task of
 // generated boards (blockers of every kind), `claimable` in `list --json` (and
@@ -64,7 +65,7 @@ export function makeBoard(seed: number, now: number): string {
   return lines.join('\n');
 }
 
-describe.each(kinds)('claimable, as listed and as claimed, on the $name board', (kind) => {
+describeKinds('claimable, as listed and as claimed, on the $name board', (kind) => {
   it('lists claimable for every task exactly when claim of it succeeds, over generated boards', async () => {
     const seen = new Set<string>();
     for (let seed = 1; seed <= 10; seed++) {
@@ -95,7 +96,7 @@ describe.each(kinds)('claimable, as listed and as claimed, on the $name board', 
   }, 300_000);
 });
 
-describe.skipIf(kinds.length < 2)('claimable, as each board lists it', () => {
+describe.skipIf(kinds.length < 2)(pgTitle('claimable, as each board lists it'), () => {
   it('is the same answer, with the same hold in the way, on the file board and the PostgreSQL board', async () => {
     let held = 0;
     for (let seed = 11; seed <= 16; seed++) {

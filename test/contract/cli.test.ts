@@ -4,14 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { CLI, mdclaim } from '../helpers/cli.js';
 import { fixture } from '../helpers/procs.js';
 import { boardFile } from '../helpers/tmp.js';
-import { kinds } from './kinds.js';
+import { describeKinds } from './kinds.js';
 
 // The CLI contract on every board: the same output, exit statuses and messages whatever --file names.
 
 const BOARD = '# Sprint\n\n## Git Worktree api\n[] PLAT-1 Add login {backend}\n[⏰] PLAT-2 Add logout {backend}\n\n## Docs\n- [ ] Write the guide {docs}\n';
 const json = (out: string) => JSON.parse(out) as Record<string, any>;
 
-describe.each(kinds)('mdclaim on the $name board', (kind) => {
+describeKinds('mdclaim on the $name board', (kind) => {
   it('lists, claims, refuses and finishes with the documented lines and exit statuses', async () => {
     const { location: f, bytes } = await kind.make(BOARD);
     const list = mdclaim(['list', '--file', f, '--json']);

@@ -6,14 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { mdclaim } from '../helpers/cli.js';
 import { repo } from '../helpers/git.js';
 import { until } from '../helpers/runner.js';
-import { kinds } from './kinds.js';
+import { describeKinds } from './kinds.js';
 
 // The shipped pre-commit and pre-push hooks fence git with the claim: real commits and pushes in a real repository.
 
 const HOOKS = ['pre-commit', 'pre-push'].map((h) => [h, fileURLToPath(new URL(`../../examples/${h}`, import.meta.url))] as const);
 const BIN = fileURLToPath(new URL('../../bin/mdclaim.cjs', import.meta.url));
 
-describe.each(kinds)('the shipped git hooks on the $name board', (kind) => {
+describeKinds('the shipped git hooks on the $name board', (kind) => {
   it('refuse a commit and a push made under a claim taken over since, naming the new holder, and let the new holder commit and push', async () => {
     const { location } = await kind.make('# Work\n\n- [ ] fix the bug\n');
     const r = repo();

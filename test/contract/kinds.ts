@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { afterAll } from 'vitest';
+import { afterAll, describe } from 'vitest';
 import { openBoard, type PgBoard, type TaskBoard } from '../../src/index.js';
-import { boardUrl, dropBoards, pgReachable, uniqueBoard } from '../helpers/pg.js';
+import { boardUrl, dropBoards, pgReachable, pgTitle, uniqueBoard } from '../helpers/pg.js';
 import { boardFile } from '../helpers/tmp.js';
 
 /** A fresh board of one kind holding a document: its location (a path or a URL), a board object, and its bytes now. */
@@ -48,3 +48,16 @@ export const pgKind: Kind = {
 
 /** Every kind the contract runs on here: the PostgreSQL board only when its server is reachable (see helpers/pg.ts). */
 export const kinds: Kind[] = pgReachable ? [fileKind, pgKind] : [fileKind];
+
+/**
+ * One describe block per kind of board, `$name` in the title its name. Without
+ * a PostgreSQL server the PostgreSQL block is there, skipped, its title
+ * saying why: the run counts what it did not test rather than drop it unseen.
+ */
+export function describeKinds(title: string, body: (kind: Kind) => void): void {
+  for (const kind of [fileKind, pgKind]) {
+    const named = title.replaceAll('$name', kind.name);
+    if (kind === pgKind && !pgReachable) describe.skip(pgTitle(named), () => body(kind));
+    else describe(named, () => body(kind));
+  }
+}

@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { mdclaim } from '../helpers/cli.js';
 import { errorOf } from '../helpers/errors.js';
 import { connect } from '../helpers/mcp.js';
-import { kinds } from './kinds.js';
+import { describeKinds } from './kinds.js';
 
 // A live claim is never claimable, whoever asks: two claimants under one name never both hold a task.
 
 const TIME = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ';
 const json = (out: string) => JSON.parse(out) as Record<string, any>;
 
-describe.each(kinds)('a live claim on the $name board', (kind) => {
+describeKinds('a live claim on the $name board', (kind) => {
   it('is refused to a second process under the holder\'s own name, exit 4, naming the holder and what renews, the board untouched', async () => {
     const { location: f, bytes } = await kind.make('# Work\n\n- [ ] PLAT-1 Add login\n- [ ] PLAT-2 Add logout\n');
     const first = mdclaim(['next', '--file', f, '--by', 'agent-7', '--json']);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { named } from '../../src/format/named.js';
 import { mdclaim } from '../helpers/cli.js';
 import { connect } from '../helpers/mcp.js';
-import { kinds } from './kinds.js';
+import { describeKinds } from './kinds.js';
 
 // A task its own line keeps from being claimed stops no one: next and run pass over it, saying so once,
 // and claim of it is the usage error naming the line.
@@ -10,7 +10,7 @@ import { kinds } from './kinds.js';
 const BOARD = '# Work\n\n- [ ] Port the parser {writes: ../outside.ts}\n- [ ] Write the guide\n- [ ] Ship it\n';
 const WHY = 'line 3 declares path "../outside.ts" leaves the board\'s directory (fix the line to claim it)';
 
-describe.each(kinds)('a task that cannot be claimed on the $name board', (kind) => {
+describeKinds('a task that cannot be claimed on the $name board', (kind) => {
   it('is passed over by next with one line naming it and why, and the next task is taken', async () => {
     const { location: f, board } = await kind.make(BOARD);
     const [bad] = await board.list();
@@ -43,7 +43,7 @@ describe.each(kinds)('a task that cannot be claimed on the $name board', (kind) 
   });
 });
 
-describe.each(kinds)('a listing of a task its own line keeps from being claimed on the $name board', (kind) => {
+describeKinds('a listing of a task its own line keeps from being claimed on the $name board', (kind) => {
   it('says claimable: false and why, as claim of it refuses it, and claimable: true for the tasks claim takes', async () => {
     const text = '# Work\n\n- [ ] Port the parser {writes: ../outside.ts}\n- [ ] check the "x // Failed: y" case\n- [ ] Write the guide\n';
     const { location: f, board } = await kind.make(text);

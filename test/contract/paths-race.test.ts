@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseTasks } from '../../src/index.js';
 import { fixture, start } from '../helpers/procs.js';
 import { boardFile } from '../helpers/tmp.js';
-import { kinds, type Kind } from './kinds.js';
+import { describeKinds, type Kind } from './kinds.js';
 
 // Racing processes with path locks, written once for every board.
 
@@ -83,7 +83,7 @@ describe('the replay checker', () => {
   });
 });
 
-describe.each(kinds)('racing processes with path locks on the $name board', (kind) => {
+describeKinds('racing processes with path locks on the $name board', (kind) => {
   it(`never hold conflicting paths at once: ${PROCS} processes, two claims in flight each, every step replayed`, async () => {
     const { b, exits, log } = await race(kind, 'declared');
     for (const e of exits) expect([e.code, e.stderr.replace(/.*MdclaimWarning.*\n?/g, '')]).toEqual([0, '']);

@@ -2,7 +2,7 @@ import { named } from '../../src/format/named.js';
 import { describe, expect, it } from 'vitest';
 import { parseTasks, type PathLocking, type Task, type TaskBoard } from '../../src/index.js';
 import { errorOf } from '../helpers/errors.js';
-import { kinds } from './kinds.js';
+import { describeKinds } from './kinds.js';
 
 // Path locks, written once for every board: declared paths in the claimable
 // predicate, locks taken while working, and both leaving with the claim.
@@ -27,7 +27,7 @@ async function until(ok: () => boolean): Promise<void> {
   while (!ok()) await new Promise((r) => setTimeout(r, 50));
 }
 
-describe.each(kinds)('path locks on the $name board', (kind) => {
+describeKinds('path locks on the $name board', (kind) => {
   async function make(...lines: string[]) {
     const m = await kind.make(tasks(...lines));
     return { ...m, board: m.board as PathBoard };

@@ -4,7 +4,7 @@ import { named } from '../../src/format/named.js';
 import { isPrefix, resolvePrefix } from '../../src/board/resolve-id.js';
 import { errorOf } from '../helpers/errors.js';
 import { mdclaim } from '../helpers/cli.js';
-import { kinds } from './kinds.js';
+import { describeKinds } from './kinds.js';
 
 // The start of an id (4 characters or more) names its task wherever an id
 // does, on every board, by one rule (resolvePrefix).
@@ -44,7 +44,7 @@ describe('the prefix rule', () => {
   });
 });
 
-describe.each(kinds)('ids by their start on the $name board', (kind) => {
+describeKinds('ids by their start on the $name board', (kind) => {
   it('claims, finishes and reopens a task by a unique prefix of its hash', async () => {
     const b = await kind.make('- [ ] Write the guide\n- [ ] PLAT-7 keyed\n');
     const id = (await b.board.list())[0]!.id;

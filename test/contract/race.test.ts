@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { parseTasks } from '../../src/index.js';
-import { sql } from '../helpers/pg.js';
+import { pgTitle, sql } from '../helpers/pg.js';
 import { fixture, lines, start, startTogether, track, type Exit } from '../helpers/procs.js';
-import { kinds, pgKind } from './kinds.js';
+import { describeKinds, kinds, pgKind } from './kinds.js';
 
 // Races with real processes, written once for every board.
 
@@ -30,7 +30,7 @@ async function race(location: string, procs: number, inFlight: number, script = 
   return exits.flatMap((e, i) => lines(e.stdout, 'claimed').map((id) => ({ id, by: `w${i}`, stderr: clean(e) })));
 }
 
-describe.each(kinds)('the $name board under racing processes', (kind) => {
+describeKinds('the $name board under racing processes', (kind) => {
   it(`claims each of ${TASKS} tasks exactly once across ${PROCS} processes`, async () => {
     const b = await kind.make(board(TASKS));
     const claims = await race(b.location, PROCS, 2);
@@ -160,7 +160,7 @@ async function expectHistoryOrder(location: string): Promise<void> {
   }
 }
 
-describe.skipIf(!kinds.includes(pgKind))('the race harness (controls)', () => {
+describe.skipIf(!kinds.includes(pgKind))(pgTitle('the race harness (controls)'), () => {
   it('sees double winners when careless two-statement claimers race on the PostgreSQL board', async () => {
     const b = await pgKind.make(board(TASKS));
     const claims = await race(b.location, PROCS, 1, 'naive-claimer.mjs');

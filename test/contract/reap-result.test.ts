@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { formatClaimedAt } from '../../src/format/marker.js';
 import { mdclaim } from '../helpers/cli.js';
-import { kinds } from './kinds.js';
+import { describeKinds } from './kinds.js';
 
 // reap() says what it did: which lapsed claims it reopened and which it parked
 // at the budget, so no caller works it out again.
 
 const OLD = formatClaimedAt(Date.now() - 2 * 3_600_000);
 
-describe.each(kinds)('reap on the $name board', (kind) => {
+describeKinds('reap on the $name board', (kind) => {
   it('says which claims it reopened and which it parked, in board order, dry run or not', async () => {
     const doc = `- [🟡, ann, ${OLD}] once // Attempts: 1\n- [🟡, bob, ${OLD}] thrice // Attempts: 3\n- [ ] open\n- [🟡, cat, ${OLD}] twice // Attempts: 2\n`;
     const { board } = await kind.make(doc);

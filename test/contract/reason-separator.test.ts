@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { named } from '../../src/format/named.js';
 import { mdclaim } from '../helpers/cli.js';
-import { kinds } from './kinds.js';
+import { describeKinds } from './kinds.js';
 
 // ` // Failed:` ends a failed line's text: a text holding it could be claimed but never failed, so
 // no one adds it and no one claims it, on every board, by one rule.
 
 const WHY = 'holds "// Failed:" in its text, where only a failure\'s reason may follow';
 
-describe.each(kinds)('the failure reason\'s separator in a task\'s text on the $name board', (kind) => {
+describeKinds('the failure reason\'s separator in a task\'s text on the $name board', (kind) => {
   it('is refused by add, exit 2, the board untouched', async () => {
     const { location: f, bytes } = await kind.make('# Work\n\n- [ ] one\n');
     const before = await bytes();

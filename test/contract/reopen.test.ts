@@ -3,14 +3,14 @@ import type { PgBoard } from '../../src/index.js';
 import { named } from '../../src/format/named.js';
 import { errorOf } from '../helpers/errors.js';
 import { mdclaim } from '../helpers/cli.js';
-import { kinds } from './kinds.js';
+import { describeKinds } from './kinds.js';
 
 // reopen, on every kind of board: a finished task back to open, byte for byte
 // as it read before it was claimed; anything else refused, the board unchanged.
 
 const BOARD = '# Work\n\n- [ ] PLAT-1 Add login {backend}\n- [ ] Write the guide\n- [⏰] Ship it\n';
 
-describe.each(kinds)('reopen on the $name board', (kind) => {
+describeKinds('reopen on the $name board', (kind) => {
   it('puts a failed task back to open, its reason dropped, the line as it was before the claim', async () => {
     const b = await kind.make(BOARD);
     const t = await b.board.claim('PLAT-1', { by: 'a' });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskBoard } from '../../src/index.js';
 import { kinds } from './kinds.js';
+import { pgTitle } from '../helpers/pg.js';
 
 // Every board checks a request the same way before touching anything, so a
 // refusal reads word for word the same on both.
@@ -37,7 +38,7 @@ async function refusals(board: TaskBoard, id: string): Promise<string[]> {
 }
 
 describe('requests, on every board', () => {
-  it.skipIf(kinds.length < 2)('are refused in the same words by the file board and the PostgreSQL board, the board unchanged', async () => {
+  it.skipIf(kinds.length < 2)(pgTitle('are refused in the same words by the file board and the PostgreSQL board, the board unchanged'), async () => {
     const doc = '- [ ] one\n';
     const said: string[][] = [];
     for (const kind of kinds) {

@@ -6,13 +6,13 @@ import { errorOf } from '../helpers/errors.js';
 import { fixture, lines, startTogether } from '../helpers/procs.js';
 import { runner, until } from '../helpers/runner.js';
 import { boardFile } from '../helpers/tmp.js';
-import { kinds } from './kinds.js';
+import { describeKinds } from './kinds.js';
 
 // Attempts, retries and parked tasks: one rule on every board, read back as the same line.
 
 const TIME = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ';
 
-describe.each(kinds)('attempts and retries on the $name board', (kind) => {
+describeKinds('attempts and retries on the $name board', (kind) => {
   it('holds a retry back from every claimer until its time, to the second, then counts the claim that takes it', async () => {
     const { board, bytes } = await kind.make('# Work\n\n- [ ] flaky\n- [ ] other\n');
     const t = (await board.next({ by: 'r1' }))!;
@@ -171,7 +171,7 @@ describe('the attempts check', () => {
   });
 });
 
-describe.each(kinds)('a poison task on the $name board under racing claimers and reapers', (kind) => {
+describeKinds('a poison task on the $name board under racing claimers and reapers', (kind) => {
   it('is counted once per claim and parked at its budget, whoever gets there first', async () => {
     const MAX = 3;
     const b = await kind.make('- [ ] poison\n');

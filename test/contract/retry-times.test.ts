@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { mdclaim } from '../helpers/cli.js';
 import { boardFile } from '../helpers/tmp.js';
-import { boardUrl, dropBoards, uniqueBoard } from '../helpers/pg.js';
-import { kinds, pgKind } from './kinds.js';
+import { boardUrl, dropBoards, pgTitle, uniqueBoard } from '../helpers/pg.js';
+import { describeKinds, kinds, pgKind } from './kinds.js';
 
 // A retry's `not before` time is read as claim times are (src/format/claim-time.ts), on every board:
 // a time that names no instant holds nothing back, and a leap second is the instant after :59.
@@ -10,7 +10,7 @@ import { kinds, pgKind } from './kinds.js';
 const ODD = ['2026-12-03T24:00:00Z', '2026-02-30T00:00:00Z', '2025-02-29T12:00:00Z', '2026-13-01T00:00:00Z', '0000-01-01T00:00:00Z'];
 const board = (at: string) => `# T\n\n- [ ] odd // Attempts: 1, not before ${at}\n- [ ] after\n`;
 
-describe.each(kinds)('retry times on the $name board', (kind) => {
+describeKinds('retry times on the $name board', (kind) => {
   it.each(ODD)('reads not before %s as no time: the task shows none, is taken first, and the claim drops the time', async (at) => {
     const m = await kind.make(board(at));
     const [odd] = await m.board.list();
@@ -29,7 +29,7 @@ describe.each(kinds)('retry times on the $name board', (kind) => {
   });
 });
 
-describe.skipIf(!kinds.includes(pgKind))('import of odd retry times', () => {
+describe.skipIf(!kinds.includes(pgKind))(pgTitle('import of odd retry times'), () => {
   const made: string[] = [];
   afterAll(() => dropBoards(made));
 
@@ -46,7 +46,7 @@ describe.skipIf(!kinds.includes(pgKind))('import of odd retry times', () => {
   });
 });
 
-describe.each(kinds)('times a four-digit year cannot write back, on the $name board', (kind) => {
+describeKinds('times a four-digit year cannot write back, on the $name board', (kind) => {
   it('reads an instant past 9999 or before year 1, reached by a leap second or an offset, as no instant', async () => {
     const m = await kind.make(board('9999-12-31T23:59:60Z'));
     expect((await m.board.list())[0]!.notBefore).toBeUndefined();
@@ -54,7 +54,7 @@ describe.each(kinds)('times a four-digit year cannot write back, on the $name bo
   });
 });
 
-describe.skipIf(!kinds.includes(pgKind))('import of a claim time outside years 1–9999 UTC', () => {
+describe.skipIf(!kinds.includes(pgKind))(pgTitle('import of a claim time outside years 1–9999 UTC'), () => {
   it('is one USAGE line naming the line, exit 2, as for any claim time that names no instant', () => {
     for (const at of ['9999-12-31T23:59:60Z', '9999-12-31T23:59:59-23:59', '0001-01-01T00:00:00+23:59']) {
       const file = boardFile(`# T\n\n- [ ] fine\n- [🟡, x, ${at}] odd\n`);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { runner } from '../helpers/runner.js';
-import { kinds } from './kinds.js';
+import { describeKinds } from './kinds.js';
 
 // A command that cannot start is the runner's mistake: no task may be failed for it, on any board.
 
 const BOARD = '# Work\n\n- [ ] one\n- [ ] two\n[] three\n';
 
-describe.each(kinds)('mdclaim run with a command that cannot start, on the $name board', (kind) => {
+describeKinds('mdclaim run with a command that cannot start, on the $name board', (kind) => {
   it.each([
     ['a shell that cannot find the program (exit 127)', ['sh', '-c', 'claud -p x'], /^error\[COMMAND\]: command not found: sh -c 'claud -p x' \(exit 127: .*claud.*\); the task was given back$/],
     ['a shell that cannot execute it (exit 126)', ['sh', '-c', '/dev/null'], /^error\[COMMAND\]: command not executable: sh -c \/dev\/null \(exit 126: .*\); the task was given back$/],

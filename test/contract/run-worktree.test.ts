@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repo } from '../helpers/git.js';
 import { eventsIn, pidIn, runner } from '../helpers/runner.js';
-import { kinds } from './kinds.js';
+import { describeKinds } from './kinds.js';
 
 // `run --worktree` in a real repository with real commands: ADW's layout, one task at a time per worktree, sections side by side.
 
@@ -57,7 +57,7 @@ function spans(log: string): Span[] {
 
 const overlap = (a: Span, b: Span) => a.start < b.end && b.start < a.end;
 
-describe.each(kinds)('mdclaim run --worktree on the $name board', (kind) => {
+describeKinds('mdclaim run --worktree on the $name board', (kind) => {
   it('runs each task in its section\'s worktree and records the commit made there; one task at a time per worktree, sections side by side; the main checkout untouched', async () => {
     const { location, board } = await kind.make(BOARD);
     const r = repo();

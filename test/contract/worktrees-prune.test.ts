@@ -5,7 +5,7 @@ import { CLI } from '../helpers/cli.js';
 import { repo } from '../helpers/git.js';
 import { runner } from '../helpers/runner.js';
 import { spawnSync } from 'node:child_process';
-import { kinds } from './kinds.js';
+import { describeKinds } from './kinds.js';
 
 // `mdclaim worktrees` and `worktrees prune` over worktrees a real `run --worktree` made in a real repository.
 
@@ -34,7 +34,7 @@ function cli(args: string[], cwd: string, env: Record<string, string>) {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-describe.each(kinds)('mdclaim worktrees on the $name board', (kind) => {
+describeKinds('mdclaim worktrees on the $name board', (kind) => {
   it('lists each worktree with its state and tasks; prune removes only the squash-merged one and says why it keeps each other', async () => {
     const { location } = await kind.make(BOARD);
     const r = repo();

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,7 +36,14 @@ export function installPacked(linked: readonly string[], type: 'module' | 'commo
   return { project, remove: () => rmSync(project, { recursive: true, force: true }) };
 }
 
-/** Every markdown file the package documents itself in: README.md and docs/*.md, as paths from the root. */
+/** Every markdown file the package documents itself in: README.md and docs/*.md but those package.json's `files` leaves out, as paths from the root. */
 export function docFiles(): string[] {
-  return ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+  const left = new Set(repositoryOnly());
+  return ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)].filter((f) => !left.has(f));
+}
+
+/** The files of docs/ kept in the repository and out of the package (`"!docs/…"` in package.json's `files`). */
+export function repositoryOnly(): string[] {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
+  return pkg.files.filter((f) => f.startsWith('!docs/')).map((f) => f.slice(1));
 }

@@ -1,6 +1,7 @@
 import { PgBoard } from '../../src/pg/board.js';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { PG_SKIPPED } from './pg-skipped.js';
 
 /**
  * The database the PostgreSQL tests use: MDCLAIM_PG_URL, else one the run
@@ -32,6 +33,13 @@ if (why !== null) {
 }
 
 export const pgReachable = why === null;
+
+export { PG_SKIPPED };
+
+/** A PostgreSQL test's title: as given, or naming why it is skipped when the server is unreachable. */
+export function pgTitle(title: string): string {
+  return why === null ? title : `${title} [${PG_SKIPPED}: ${why}]`;
+}
 
 let n = 0;
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { MdclaimError } from '../../errors.js';
+import { errorReport, MdclaimError } from '../../errors.js';
 import { has } from '../args.js';
 import { chooseEditor, runEditor } from '../editor.js';
 import { EXIT } from '../exit.js';
@@ -16,7 +16,7 @@ import type { Command } from './types.js';
  * changed one task nothing is written and the person's copy is kept beside the board.
  */
 export const edit: Command = async (any, p, io) => {
-  const board = fileBoard(any, 'edit', 'mdclaim export --from URL > tasks.md, edit it, mdclaim import tasks.md --to URL --replace');
+  const board = fileBoard(any, 'edit', 'mdclaim export --file URL > tasks.md, edit it, mdclaim import tasks.md --to URL --replace');
   const snapshot = await board.snapshot();
   // A directory only we can enter (mkdtemp makes it 0700), the copy 0600, named like the board so the editor knows it is markdown.
   const dir = privately(() => mkdtempSync(join(tmpdir(), 'mdclaim-edit-')), board.path);
@@ -47,7 +47,7 @@ export const edit: Command = async (any, p, io) => {
       io.err(`mdclaim: ${(err as Error).message}`);
       saved = copy;
     }
-    for (const c of r.conflicts) io.err(`error[CONFLICT]: ${c.message}`);
+    for (const c of r.conflicts) io.err(errorReport(new MdclaimError('CONFLICT', c.message)).line);
     io.err(`your copy is saved as ${saved}; ${board.path} is unchanged`);
     if (has(p, 'json')) {
       const message = `${r.conflicts.length} conflicting change${r.conflicts.length === 1 ? '' : 's'}; your copy is saved as ${saved}`;
