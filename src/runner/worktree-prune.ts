@@ -68,7 +68,7 @@ export function keptFor(info: WorktreeInfo, held: boolean): string | undefined {
   if (back !== undefined) return back.reason;
   const next = info.tasks.couldRun[0];
   if (next !== undefined) {
-    const why = info.tasks.waiting.includes(next) ? 'it waits for the tasks above it, which could still end done' : 'it is open';
+    const why = info.tasks.waiting.includes(next) ? 'it is [⏰] behind tasks that are done or could still end done' : 'it is open';
     return `task ${next} could still run here: ${why}${info.tasks.couldRun.length > 1 ? ` (${plural(info.tasks.couldRun.length - 1, 'other task')} too)` : ''}`;
   }
   if (info.branch !== info.madeOn) return `it is on ${info.branch === undefined ? 'a detached HEAD' : `branch ${info.branch}`}, not on branch ${info.madeOn} it was made on`;

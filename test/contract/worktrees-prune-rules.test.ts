@@ -1,0 +1,167 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI } from '../helpers/cli.js';
+import { gitEnv } from '../helpers/git.js';
+import { runner } from '../helpers/runner.js';
+import { kinds } from './kinds.js';
+
+// What `worktrees prune` removes and never removes, over worktrees a real `run --worktree` made in a
+// real repository: one run makes them all, then each rule is read off one prune (and a look before it).
+
+const BOARD = `## Git Worktree release
+[] ship the release {go}
+
+## Git Worktree revert
+[] try something and undo it {go}
+
+## Git Worktree squash
+[] add the feature {go}
+
+## Git Worktree hidden
+[] add the config {go}
+
+## Git Worktree assumed
+[] add the other config {go}
+
+## Git Worktree failed
+[] fail first {go}
+[⏰] then this
+
+## Git Worktree later
+[] succeed first {go}
+[⏰] then this too
+`;
+
+// What each section's task does in its worktree.
+const COMMAND = `
+set -e
+commit() { git add --all && git commit -q -m "$1"; }
+case "$MDCLAIM_BRANCH" in
+  revert) echo tried > tried.txt; commit "try"; git revert --no-edit HEAD >/dev/null ;;
+  squash) echo feature > feature.txt; commit "feature" ;;
+  hidden|assumed) echo "key=1" > "$MDCLAIM_BRANCH.conf"; commit "config" ;;
+  failed) exit 1 ;;
+esac
+`;
+
+function cli(args: string[], cwd: string, env: Record<string, string>) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env }, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const lines = (out: string) => out.split('\n').filter(Boolean).sort();
+
+describe.each(kinds)('worktrees prune on the $name board', (kind) => {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'mdclaim-prune-')));
+  const dir = join(root, 'repo');
+  const env = gitEnv(dir);
+  const git = (args: string[], cwd = dir) => {
+    const r = spawnSync('git', args, { cwd, env: { ...process.env, ...env }, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout.trim();
+  };
+  const tree = (name: string) => join(dir, 'trees', name);
+  const branchAt = (name: string) => spawnSync('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${name}`], { cwd: dir, encoding: 'utf8' }).stdout.trim();
+  const seen = {} as Record<'otherList' | 'otherPrune' | 'parentList' | 'parentPrune' | 'list' | 'prune', ReturnType<typeof cli>> & { key: string; release: string; revert: string };
+
+  beforeAll(async () => {
+    mkdirSync(dir);
+    git(['init', '-q', '-b', 'main']);
+    writeFileSync(join(dir, 'README.md'), 'hello\n');
+    git(['add', 'README.md']);
+    git(['commit', '-q', '-m', 'start']);
+    // A person's own branch `release`, whose one commit was cherry-picked onto main.
+    git(['switch', '-q', '-c', 'release']);
+    writeFileSync(join(dir, 'release.txt'), 'notes\n');
+    git(['add', 'release.txt']);
+    git(['commit', '-q', '-m', 'release notes']);
+    seen.release = git(['rev-parse', 'HEAD']);
+    git(['switch', '-q', 'main']);
+    git(['cherry-pick', seen.release]);
+
+    const a = await kind.make(BOARD);
+    const b = await kind.make('## Git Worktree elsewhere\n[] another board\n');
+    seen.key = kind.name === 'file' ? realpathSync(a.location) : a.location;
+    const ran = await runner(a.location, ['--worktree', '--tag', 'go', '--concurrency', '4', '--until-settled', '--interval', '100ms', '--', 'sh', '-c', COMMAND], { cwd: dir, env }).done;
+    expect(ran.code).toBe(1); // the failed section's task
+    seen.revert = git(['rev-parse', 'revert']);
+
+    // squash: squash-merged into main, then main edits the file it added.
+    git(['merge', '--squash', 'squash']);
+    git(['commit', '-q', '-m', 'the feature, squashed']);
+    writeFileSync(join(dir, 'feature.txt'), 'feature, edited on main\n');
+    git(['commit', '-q', '-a', '-m', 'edit the feature']);
+    // hidden, assumed: merged, then an edit git status does not show.
+    git(['merge', '-q', '--no-edit', 'hidden']);
+    git(['merge', '-q', '--no-edit', 'assumed']);
+    git(['update-index', '--skip-worktree', 'hidden.conf'], tree('hidden'));
+    writeFileSync(join(tree('hidden'), 'hidden.conf'), 'key=2, edited\n');
+    git(['update-index', '--assume-unchanged', 'assumed.conf'], tree('assumed'));
+    writeFileSync(join(tree('assumed'), 'assumed.conf'), 'key=3, edited\n');
+    expect(git(['status', '--porcelain'], tree('hidden'))).toBe('');
+
+    seen.otherList = cli(['worktrees', '--file', b.location], dir, env);
+    seen.otherPrune = cli(['worktrees', 'prune', '--file', b.location], dir, env);
+    seen.parentList = cli(['worktrees', '--trees', '..', '--file', a.location], dir, env);
+    seen.parentPrune = cli(['worktrees', 'prune', '--dry-run', '--trees', '..', '--file', a.location], dir, env);
+    seen.list = cli(['worktrees', '--json', '--file', a.location], dir, env);
+    seen.prune = cli(['worktrees', 'prune', '--file', a.location], dir, env);
+  }, 120_000);
+
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  const listed = (name: string) => (JSON.parse(seen.list.stdout).worktrees as { name: string }[]).find((w) => w.name === name);
+
+  it('never deletes a branch mdclaim did not make: the worktree goes, the person\'s branch and its commit stay', () => {
+    expect(listed('release')).toMatchObject({ ours: true, madeBranch: false, branch: 'release' });
+    expect(lines(seen.prune.stdout)).toContain(`removed release (${tree('release')}; branch release kept: mdclaim did not make it)`);
+    expect(existsSync(tree('release'))).toBe(false);
+    expect(branchAt('release')).toBe(seen.release);
+  });
+
+  it('keeps a branch whose commits cancel out and that no other ref has, saying so', () => {
+    expect(listed('revert')).toMatchObject({ ahead: 2, merged: false, cancelsOut: true, deletable: false, onlyHere: [expect.stringMatching(/^\w{7,} Revert "try"$/), expect.stringMatching(/^\w{7,} try$/)] });
+    expect(lines(seen.prune.stdout)).toContain('kept revert: its 2 commits add up to no change from its base and no other ref has them: a person decides (mdclaim worktrees remove revert --force)');
+    expect(existsSync(tree('revert'))).toBe(true);
+    expect(branchAt('revert')).toBe(seen.revert);
+  });
+
+  it('keeps a worktree whose skip-worktree or assume-unchanged file was edited (git status shows nothing)', () => {
+    expect(listed('hidden')).toMatchObject({ changes: 1, merged: true });
+    expect(listed('assumed')).toMatchObject({ changes: 1, merged: true });
+    expect(lines(seen.prune.stdout)).toEqual(expect.arrayContaining(['kept assumed: 1 uncommitted or untracked change', 'kept hidden: 1 uncommitted or untracked change']));
+    expect(readFileSync(join(tree('hidden'), 'hidden.conf'), 'utf8')).toBe('key=2, edited\n');
+    expect(readFileSync(join(tree('assumed'), 'assumed.conf'), 'utf8')).toBe('key=3, edited\n');
+  });
+
+  it('leaves another board\'s worktrees in the shared trees directory alone: listed as not its own, never removed', () => {
+    expect(seen.otherPrune.status).toBe(0);
+    expect(lines(seen.otherPrune.stdout)).toEqual(['assumed', 'failed', 'hidden', 'later', 'release', 'revert', 'squash'].map((n) => `kept ${n}: not made by mdclaim for this board (made for ${seen.key})`));
+    expect(lines(seen.otherList.stdout)).toContain(`squash  trees/squash  branch squash  not made by mdclaim for this board (made for ${seen.key})`);
+    // Prune against the board they were made for ran after it, on them all.
+    expect(lines(seen.prune.stdout)).toHaveLength(7);
+  });
+
+  it('never lists or removes the main checkout, whatever the trees directory (--trees ..)', () => {
+    expect(seen.parentList).toMatchObject({ status: 0, stdout: '' });
+    expect(seen.parentPrune).toMatchObject({ status: 0, stdout: '' });
+    expect(existsSync(join(dir, '.git', 'HEAD'))).toBe(true);
+  });
+
+  it('removes a squash-merged branch after main edited a file it added: its change is found on main', () => {
+    expect(listed('squash')).toMatchObject({ ahead: 1, merged: true, deletable: true });
+    expect(lines(seen.prune.stdout)).toContain(`removed squash (${tree('squash')}, branch squash)`);
+    expect(branchAt('squash')).toBe('');
+    expect(readFileSync(join(dir, 'feature.txt'), 'utf8')).toBe('feature, edited on main\n');
+  });
+
+  it('settles as run --until-settled does: a [⏰] behind a [❌] keeps nothing; a task that could still run keeps its worktree, named', () => {
+    expect(listed('failed')).toMatchObject({ tasks: { failed: [expect.any(String)], waiting: [expect.any(String)], couldRun: [] } });
+    expect(lines(seen.prune.stdout)).toContain(`removed failed (${tree('failed')}, branch failed)`);
+    const waiting = (listed('later') as unknown as { tasks: { waiting: string[] } }).tasks.waiting[0];
+    expect(lines(seen.prune.stdout)).toContain(`kept later: task ${waiting} could still run here: it is [⏰] behind tasks that are done or could still end done`);
+  });
+});
