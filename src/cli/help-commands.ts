@@ -254,7 +254,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
       'Remove the worktree NAME under the trees directory, whatever its tasks and its merge. Refused when mdclaim did not make it for this board, a claim holds it, or it has uncommitted or untracked changes (skip-worktree and assume-unchanged edits too): commit or discard them first; --force does not pass these. Commits of its branch that no other ref has and that are not in its base branch are named, and the removal refused unless --force. Its branch is deleted only when mdclaim made it (a forced removal prints where it was, to bring it back with git branch NAME COMMIT until git gc); a branch that was there before stays.',
     options: { trees: 'where the worktrees are (default trees at the top of the repository)', force: 'remove it even though commits of its branch are on no other ref (they go with it)' },
     examples: ['npx mdclaim worktrees remove api', 'npx mdclaim worktrees remove spike --force'],
-    exits: '0 removed; 1 not made by mdclaim for this board, uncommitted changes, or commits only it has (without --force); 3 no such worktree; 4 a claim holds it',
+    exits: '0 removed; 1 not a worktree run --worktree made for this board, uncommitted changes, or commits only it has (without --force); 3 no such worktree; 4 a claim holds it',
   },
   status: {
     args: 'none',
