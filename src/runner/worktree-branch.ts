@@ -31,7 +31,9 @@ export async function branchWork(top: string, branch: string, head: string, base
   const notInBase = comparable ? await count(top, [head, '--not', baseBranch!]) : null;
   const change = from === undefined ? undefined : (await patchIds(top, ['diff', ...DIFF, from, head]))?.[0] ?? '';
   const cancelsOut = change === '' && (ahead ?? 0) > 0;
-  const foundOnBase = comparable && from !== undefined && change !== undefined && change !== '' && (await changeOnBase(top, change, from, head, baseBranch!));
+  // Looked for only when it decides something: a branch wholly in the base branch and on other refs needs no search.
+  const wanted = notInBase !== 0 || onlyHere.length > 0;
+  const foundOnBase = wanted && comparable && from !== undefined && change !== undefined && change !== '' && (await changeOnBase(top, change, from, head, baseBranch!));
   return { ahead, onlyHere, cancelsOut, foundOnBase, merged: notInBase === 0 || foundOnBase, deletable: onlyHere.length === 0 || foundOnBase };
 }
 

@@ -68,14 +68,14 @@ export function worktreeNameOf(task: Task): string {
  * state and its tasks. The main checkout is never one of them, whatever the
  * trees directory (`--trees ..`). A worktree mdclaim did not make for this
  * board (no record, or another board's) is listed with `ours: false` and none
- * of this board's tasks.
+ * of this board's tasks. `only`: just the worktree at that path.
  */
-export async function listTrees(trees: Trees, tasks: readonly Task[]): Promise<WorktreeInfo[]> {
+export async function listTrees(trees: Trees, tasks: readonly Task[], only?: string): Promise<WorktreeInfo[]> {
   const all = await listWorktrees(trees.top);
   const mainBranch = (await git(trees.top, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).out.trim();
   const dirs = [trees.dir, realDir(trees.dir)];
   // git lists the main worktree first.
-  const under = all.filter((w, i) => i > 0 && !samePath(w.path, trees.top) && dirs.includes(dirname(w.path)));
+  const under = all.filter((w, i) => i > 0 && !samePath(w.path, trees.top) && dirs.includes(dirname(w.path)) && (only === undefined || w.path === only));
   const could = stillClaimable(tasks);
   const couldRun = new Set(tasks.filter((t, i) => could[i] && t.status !== 'claimed').map((t) => t.id));
   const infos = await Promise.all(under.map((w) => describeTree(trees, w, tasks, couldRun, mainBranch)));

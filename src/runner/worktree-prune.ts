@@ -103,7 +103,7 @@ export async function removeTree(board: PruneBoard, trees: Trees, info: Worktree
   if (locked.code !== 0) return { kept: `cannot lock it: ${lastLine(locked.err)}` };
   const unlock = () => git(trees.top, ['worktree', 'unlock', info.path]);
   const [tasks, paths] = await Promise.all([board.list(), board.paths()]);
-  const fresh = (await listTrees(trees, tasks)).find((w) => w.path === info.path);
+  const [fresh] = await listTrees(trees, tasks, info.path);
   const again = fresh === undefined ? 'it is gone' : check({ ...fresh, locked: undefined } as WorktreeInfo, paths.some((p) => p.path === lockOf(info.name, trees)));
   if (again !== undefined || fresh === undefined || fresh.head !== info.head) {
     await unlock();
