@@ -43,7 +43,7 @@ export interface WorktreeInfo {
   baseBranch?: string;
   /** Commits on its branch since the base; null when the base is unknown. */
   ahead: number | null;
-  /** How many paths are changed or untracked in it, edits to skip-worktree and assume-unchanged files too. */
+  /** How many paths are changed or untracked in it, edits to skip-worktree and assume-unchanged files too; -1 when git could not say. */
   changes: number;
   /** Is its work in its base branch: every commit reachable from it, or its change (non-empty) found there (a squash merge, a rebase)? */
   merged: boolean;
@@ -102,7 +102,8 @@ async function describeTree(trees: Trees, w: Listed, tasks: readonly Task[], cou
   const base = record?.base ?? (branch === undefined ? undefined : await recordedBase(trees.top, branch));
   const baseBranch = record?.baseRef ?? (branch === undefined ? undefined : await recordedBaseRef(trees.top, branch)) ?? (mainBranch === '' ? undefined : mainBranch);
   const work = await branchWork(trees.top, branch ?? '', w.head, base, baseBranch);
-  const changes = w.prunable ? 0 : await uncommittedPaths(w.path).catch(() => 0);
+  // One that cannot be read is not clean: -1 keeps it.
+  const changes = w.prunable ? 0 : await uncommittedPaths(w.path).catch(() => -1);
   return {
     name,
     path: w.path,

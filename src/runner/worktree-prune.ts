@@ -58,6 +58,7 @@ export function heldBack(info: WorktreeInfo, held: boolean): { code: 'WORKTREE' 
     const r = info.tasks.running[0];
     return { code: 'CONFLICT', reason: r === undefined ? 'a claim holds it' : `task ${r.id} is claimed${r.by === undefined ? '' : ` by ${r.by}`}` };
   }
+  if (info.changes < 0) return { code: 'WORKTREE', reason: 'git cannot tell what in it is uncommitted' };
   if (info.changes > 0) return { code: 'WORKTREE', reason: plural(info.changes, 'uncommitted or untracked change') };
   return undefined;
 }

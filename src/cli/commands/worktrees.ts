@@ -31,7 +31,7 @@ export function describeTree(w: WorktreeInfo, top: string): string {
   return [
     ...where,
     w.base === undefined ? 'base unknown' : `${w.ahead} ahead of ${w.base.slice(0, 7)}`,
-    w.changes === 0 ? 'clean' : `${w.changes} uncommitted`,
+    w.changes === 0 ? 'clean' : w.changes < 0 ? 'changes unknown' : `${w.changes} uncommitted`,
     w.baseBranch === undefined ? 'no base branch' : `${w.merged ? 'in' : w.cancelsOut ? 'commits cancel out, not in' : 'not in'} ${w.baseBranch}`,
     tasks.length === 0 ? 'no tasks' : tasks.join('; '),
     ...(w.locked === undefined ? [] : [`locked${w.locked === '' ? '' : `: ${w.locked}`}`]),
