@@ -25,7 +25,7 @@ export async function removeOne(board: PruneBoard, trees: Trees, name: string, f
 
 function refusal(w: WorktreeInfo, held: boolean, force: boolean): MdclaimError | undefined {
   const back = heldBack(w, held);
-  if (back !== undefined) return new MdclaimError(back.code, `${w.name} was not removed: ${back.reason}${back.code === 'WORKTREE' && w.ours ? ': commit or discard them first' : ''}`);
+  if (back !== undefined) return new MdclaimError(back.code, `${w.name} was not removed: ${back.reason}${w.ours && w.changes > 0 && back.code === 'WORKTREE' ? ': commit or discard them first' : ''}`);
   const losing = w.madeBranch === true && w.branch === w.madeOn ? w.deletable ? [] : w.onlyHere : w.branch === undefined ? w.onlyHere : [];
   if (losing.length > 0 && !force) {
     const named = losing.slice(0, 5).join(', ') + (losing.length > 5 ? `, and ${losing.length - 5} more` : '');
