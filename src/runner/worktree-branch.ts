@@ -1,5 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
-import { childProcess } from '../builtins.js';
 import { git, gitOut } from './git.js';
 
 /**
@@ -58,18 +56,12 @@ async function changeOnBase(top: string, change: string, from: string, head: str
 }
 
 /** The patch ids (`git patch-id --stable`) of the changes a git command prints, in order ([] for none); undefined when it fails. */
-function patchIds(top: string, args: string[]): Promise<string[] | undefined> {
-  return new Promise((resolve) => {
-    const env = { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' };
-    const shown = childProcess().spawn('git', args, { cwd: top, env, stdio: ['ignore', 'pipe', 'ignore'] });
-    const ids = childProcess().spawn('git', ['patch-id', '--stable'], { cwd: top, env, stdio: ['pipe', 'pipe', 'ignore'] });
-    shown.stdout!.pipe(ids.stdin!);
-    ids.stdin!.on('error', () => {});
-    let out = '';
-    ids.stdout!.on('data', (d: Buffer) => (out += d));
-    const ended = (p: ChildProcess) => new Promise<number | null>((r) => p.on('close', r).on('error', () => r(-1)));
-    Promise.all([ended(shown), ended(ids)]).then(([a, b]) => resolve(a === 0 && b === 0 ? out.split('\n').filter(Boolean).map((l) => l.split(' ')[0]!) : undefined));
-  });
+async function patchIds(top: string, args: string[]): Promise<string[] | undefined> {
+  const shown = await git(top, args);
+  if (shown.code !== 0) return undefined;
+  if (shown.out === '') return [];
+  const ids = await git(top, ['patch-id', '--stable'], shown.out);
+  return ids.code === 0 ? ids.out.split('\n').filter(Boolean).map((l) => l.split(' ')[0]!) : undefined;
 }
 
 async function resolves(top: string, ref: string): Promise<boolean> {
