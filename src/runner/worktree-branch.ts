@@ -20,12 +20,13 @@ export interface BranchWork {
   deletable: boolean;
 }
 
-/** Where `branch` (at `head`, made from `base`, compared with `baseBranch`) has its work. */
+/** Where `branch` (at `head`, made from `base`, compared with `baseBranch`; '' for a detached HEAD) has its work. */
 export async function branchWork(top: string, branch: string, head: string, base: string | undefined, baseBranch: string | undefined): Promise<BranchWork> {
   const comparable = baseBranch !== undefined && baseBranch !== branch && baseBranch !== `refs/heads/${branch}` && (await resolves(top, baseBranch));
   const from = base ?? (comparable ? await mergeBase(top, baseBranch!, head) : undefined);
   const ahead = from === undefined ? null : await count(top, [`${from}..${head}`]);
-  const onlyHere = await lines(top, ['log', '--format=%h %s', head, '--not', '--single-worktree', `--exclude=refs/heads/${branch}`, '--all']);
+  // Every ref but the branch itself; this checkout's HEAD, not the other worktrees' (the one judged among them).
+  const onlyHere = await lines(top, ['log', '--format=%h %s', head, '--not', '--single-worktree', ...(branch === '' ? [] : [`--exclude=refs/heads/${branch}`]), '--all']);
   const notInBase = comparable ? await count(top, [head, '--not', baseBranch!]) : null;
   const change = from === undefined ? undefined : (await patchIds(top, ['diff', ...DIFF, from, head]))?.[0] ?? '';
   const cancelsOut = change === '' && (ahead ?? 0) > 0;
