@@ -20,6 +20,9 @@ const BOARD = `## Git Worktree release
 ## Git Worktree squash
 [] add the feature {go}
 
+## Git Worktree rebased
+[] add two things {go}
+
 ## Git Worktree hidden
 [] add the config {go}
 
@@ -42,6 +45,7 @@ commit() { git add --all && git commit -q -m "$1"; }
 case "$MDCLAIM_BRANCH" in
   revert) echo tried > tried.txt; commit "try"; git revert --no-edit HEAD >/dev/null ;;
   squash) echo feature > feature.txt; commit "feature" ;;
+  rebased) echo one > one.txt; commit "one"; echo two > two.txt; commit "two" ;;
   hidden|assumed) echo "key=1" > "$MDCLAIM_BRANCH.conf"; commit "config" ;;
   failed) exit 1 ;;
 esac
@@ -94,6 +98,8 @@ describe.each(kinds)('worktrees prune on the $name board', (kind) => {
     git(['commit', '-q', '-m', 'the feature, squashed']);
     writeFileSync(join(dir, 'feature.txt'), 'feature, edited on main\n');
     git(['commit', '-q', '-a', '-m', 'edit the feature']);
+    // rebased: its commits picked onto main one by one, after main moved on.
+    git(['cherry-pick', `${git(['merge-base', 'main', 'rebased'])}..rebased`]);
     // hidden, assumed: merged, then an edit git status does not show.
     git(['merge', '-q', '--no-edit', 'hidden']);
     git(['merge', '-q', '--no-edit', 'assumed']);
@@ -156,6 +162,12 @@ describe.each(kinds)('worktrees prune on the $name board', (kind) => {
     expect(branchAt('squash')).toBe('');
     expect(readFileSync(join(dir, 'feature.txt'), 'utf8')).toBe('feature, edited on main\n');
     expect(listed('squash')).toMatchObject({ ahead: 1, merged: true, deletable: true });
+  });
+
+  it('removes a branch whose commits were picked onto main one by one (a rebase): each change is found there', () => {
+    expect(lines(seen.prune.stdout)).toContain(`removed rebased (${tree('rebased')}, branch rebased)`);
+    expect(branchAt('rebased')).toBe('');
+    expect(listed('rebased')).toMatchObject({ ahead: 2, merged: true, deletable: true });
   });
 
   it('settles as run --until-settled does: a [⏰] behind a [❌] keeps nothing; a task that could still run keeps its worktree, named', () => {
