@@ -69,6 +69,12 @@ describe.each(kinds)('worktrees prune on the $name board', (kind) => {
   };
   const tree = (name: string) => join(dir, 'trees', name);
   const branchAt = (name: string) => spawnSync('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${name}`], { cwd: dir, encoding: 'utf8' }).stdout.trim();
+  const board = async (name: string, content: string) => {
+    if (kind.name !== 'file') return (await kind.make(content)).location;
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), content);
+    return name;
+  };
   const seen = {} as Record<'otherList' | 'otherPrune' | 'parentList' | 'parentPrune' | 'list' | 'prune', ReturnType<typeof cli>> & { key: string; release: string; revert: string };
 
   beforeAll(async () => {
@@ -86,9 +92,10 @@ describe.each(kinds)('worktrees prune on the $name board', (kind) => {
     git(['switch', '-q', 'main']);
     git(['cherry-pick', seen.release]);
 
-    const a = await kind.make(BOARD);
-    const b = await kind.make('## Git Worktree elsewhere\n[] another board\n');
-    seen.key = kind.name === 'file' ? realpathSync(a.location) : a.location;
+    // Two boards of one repository, as docs/tasks.md and ./tasks.md are (named from the repository's top).
+    const a = { location: await board('docs/tasks.md', BOARD) };
+    const b = { location: await board('tasks.md', '## Git Worktree elsewhere\n[] another board\n') };
+    seen.key = kind.name === 'file' ? join(dir, 'docs', 'tasks.md') : a.location;
     const ran = await runner(a.location, ['--worktree', '--tag', 'go', '--concurrency', '4', '--until-settled', '--interval', '100ms', '--', 'sh', '-c', COMMAND], { cwd: dir, env }).done;
     expect(ran.code).toBe(1); // the failed section's task
     seen.revert = git(['rev-parse', 'revert']);
