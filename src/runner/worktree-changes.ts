@@ -21,30 +21,27 @@ export async function uncommittedPaths(dir: string): Promise<number> {
  * assume-unchanged one that is absent was deleted.
  */
 export async function hiddenEdits(dir: string): Promise<string[]> {
-  const marked = (await gitOut(dir, ['ls-files', '-v', '-z'])).split('\0').filter((l) => /^(S|[a-z]) /.test(l));
-  if (marked.length === 0) return [];
-  const edited: string[] = [];
-  for (const line of marked) {
-    const path = line.slice(2);
-    if (absent(join(dir, path))) {
-      if (!line.startsWith('S ')) edited.push(path);
-      continue;
-    }
-    const [mode, blob] = (await gitOut(dir, ['ls-files', '-s', '-z', '--', path])).split(/\s+/) as [string, string];
-    if (!(await sameAsStaged(dir, path, mode, blob))) edited.push(path);
+  // `S 100644 <blob> 0\t<path>`: the tag, the staged mode and blob, the stage, the path.
+  const marked = (await gitOut(dir, ['ls-files', '-s', '-v', '-z']))
+    .split('\0')
+    .map((l) => /^(S|[a-z]) (\d+) ([0-9a-f]+) \d\t(.*)$/s.exec(l))
+    .filter((m) => m !== null)
+    .map(([, tag, mode, blob, path]) => ({ sparse: tag === 'S', mode: mode!, blob: blob!, path: path! }));
+  const edited = marked.filter((f) => absent(join(dir, f.path)) && !f.sparse).map((f) => f.path);
+  const present = marked.filter((f) => !absent(join(dir, f.path)));
+  const links = present.filter((f) => f.mode === '120000');
+  // A submodule's work is its own repository's to keep.
+  const files = present.filter((f) => f.mode !== '120000' && f.mode !== '160000');
+  for (const f of links) {
+    const now = lstatSync(join(dir, f.path)).isSymbolicLink() ? readlinkSync(join(dir, f.path)) : undefined;
+    if (now === undefined || now !== (await git(dir, ['cat-file', 'blob', f.blob])).out) edited.push(f.path);
+  }
+  if (files.length > 0) {
+    // One hash a line, in order, with the clean filters the index's blobs went through.
+    const hashes = (await gitOut(dir, ['hash-object', '--', ...files.map((f) => f.path)])).split('\n');
+    files.forEach((f, i) => hashes[i] !== f.blob && edited.push(f.path));
   }
   return edited;
-}
-
-async function sameAsStaged(dir: string, path: string, mode: string, blob: string): Promise<boolean> {
-  const full = join(dir, path);
-  if (mode === '120000') {
-    const link = lstatSync(full).isSymbolicLink() ? readlinkSync(full) : undefined;
-    return link !== undefined && link === (await git(dir, ['cat-file', 'blob', blob])).out;
-  }
-  if (mode === '160000') return true; // a submodule: its own repository keeps its work
-  const hashed = await git(dir, ['hash-object', '--', path]);
-  return hashed.code === 0 && hashed.out.trim() === blob;
 }
 
 function absent(path: string): boolean {
