@@ -97,6 +97,6 @@ describe('a project that ran npm install mdclaim, with no mdclaim on PATH', () =
     chmodSync(join(bare, '.git', 'hooks', 'pre-commit'), 0o755);
     const r = sh('git commit -q -m a', {}, bare);
     expect(r.status).not.toBe(0);
-    expect(r.stderr).toBe(`pre-commit: mdclaim not found: run npm install mdclaim in ${bare} (or commit with --no-verify)\n`);
+    expect(r.stderr).toBe(`pre-commit: mdclaim not found: run npm install mdclaim in ${bare} (or use git's --no-verify)\n`);
   });
 });

@@ -53,6 +53,7 @@ export const FLAGS: Record<string, Flag> = {
   trees: { value: 'DIR', text: 'where the worktrees are (default trees at the top of the repository)' },
   base: { value: 'REF', text: "what a new worktree's branch starts from (default HEAD)" },
   setup: { value: 'CMD', text: 'a shell command run once in a new worktree' },
+  force: { text: 'remove the worktree even though commits of its branch are on no other ref (they go with it)' },
   writes: { value: 'P', text: "a path you write (repeat, or a,b); a directory ends in /; relative to the board's directory" },
   reads: { value: 'P', text: 'a path you only read (readers share)' },
   agents: { text: 'write nothing; print the lines an AGENTS.md or CLAUDE.md needs to teach an agent the loop (next, heartbeat, done/fail, exit statuses, the MCP route)' },

@@ -231,7 +231,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     flags: ['trees'],
     summary: 'the worktrees run --worktree made: branch, base, changes, merged, tasks',
     about:
-      'List each git worktree under the trees directory (default trees at the top of the repository you are in): its branch, the commit it was made from and how many commits it is ahead, whether it has uncommitted or untracked changes, whether its changes are already in its base branch (merging it would change nothing), and its tasks on the board: running and by whom, open, waiting, done, failed.',
+      'List each git worktree under the trees directory (default trees at the top of the repository you are in; never the main checkout): its branch, the commit it was made from and how many commits it is ahead, whether it has uncommitted or untracked changes (edits to skip-worktree and assume-unchanged files too), whether its work is already in its base branch (every commit reachable from it, or its change found there: a squash merge, a rebase), and its tasks on the board: running and by whom, open, waiting, done, failed. A worktree mdclaim did not make for this board (no record of it, or made for another board sharing the trees directory) is listed as such, without tasks. Reads take none of git\'s optional locks: an agent committing in a worktree meanwhile never meets index.lock.',
     options: { trees: 'where the worktrees are (default trees at the top of the repository)' },
     examples: ['npx mdclaim worktrees', 'npx mdclaim worktrees --json | jq \'.worktrees[] | select(.merged)\''],
     exits: '0; 1 not in a git repository',
@@ -241,10 +241,20 @@ export const COMMANDS: Record<string, CommandSpec> = {
     flags: ['trees', 'dry-run'],
     summary: 'remove the worktrees whose tasks are settled and whose work is merged',
     about:
-      'Remove a worktree and its branch only when every task of it is settled (none claimed, open or waiting), it has nothing uncommitted or untracked, and its changes are already in its base branch: merged, fast-forwarded, rebased or squash-merged (judged by content: merging the branch into the base would change nothing). Every other one is kept, with the reason printed. A worktree is locked in git while prune looks again at the board, so a runner never has one removed under its claim.',
+      'Remove a worktree only when mdclaim made it for this board, every task of it is settled (none claimed, none that could still become claimable: the rule run --until-settled stops by, so a [⏰] behind a [❌] is settled), it has nothing uncommitted or untracked (skip-worktree and assume-unchanged edits too), and, when mdclaim made its branch, that branch\'s work is in its base branch: every commit reachable from it, or its change (the combined diff from its base, non-empty) found there, as a squash merge or a rebase leaves it; then the branch goes too. A branch mdclaim did not make is never deleted. A branch whose commits add up to no change and that no other ref has is kept for a person (worktrees remove NAME --force). Every other one is kept, with the reason printed. A worktree is locked in git while prune looks again at the board, so a runner never has one removed under its claim.',
     options: { trees: 'where the worktrees are (default trees at the top of the repository)', 'dry-run': 'say what would be removed; remove nothing' },
     examples: ['npx mdclaim worktrees prune --dry-run', 'npx mdclaim worktrees prune'],
     exits: '0; 1 not in a git repository',
+  },
+  'worktrees remove': {
+    args: 'name',
+    flags: ['trees', 'force'],
+    summary: 'remove one worktree on purpose (and its branch, when mdclaim made it)',
+    about:
+      'Remove the worktree NAME under the trees directory, whatever its tasks and its merge. Refused when mdclaim did not make it for this board, a claim holds it, or it has uncommitted or untracked changes (skip-worktree and assume-unchanged edits too): commit or discard them first; --force does not pass these. Commits of its branch that no other ref has and that are not in its base branch are named, and the removal refused unless --force. Its branch is deleted only when mdclaim made it (a forced removal prints where it was, to bring it back with git branch NAME COMMIT until git gc); a branch that was there before stays.',
+    options: { trees: 'where the worktrees are (default trees at the top of the repository)', force: 'remove it even though commits of its branch are on no other ref (they go with it)' },
+    examples: ['npx mdclaim worktrees remove api', 'npx mdclaim worktrees remove spike --force'],
+    exits: '0 removed; 1 not a worktree run --worktree made for this board, uncommitted changes, or commits only it has (without --force); 3 no such worktree; 4 a claim holds it',
   },
   status: {
     args: 'none',

@@ -54,6 +54,7 @@ export async function run(argv: readonly string[], io: Output): Promise<number> 
   if (spec.args === 'paths' && p.positionals.length === 0) throw usage(`${p.command} needs the task id`);
   if (spec.args === 'text' && p.positionals.length === 0) throw usage(`${p.command} needs the task's text`);
   if (spec.args === 'path' && p.positionals.length !== 1) throw usage(`${p.command} needs exactly one file`);
+  if (spec.args === 'name' && p.positionals.length !== 1) throw usage(`${p.command} needs exactly one name`);
   if (spec.args === 'command' && p.positionals.length === 0) throw usage(`${p.command} needs a command to run: mdclaim ${p.command} [options] -- <command> [args…]`);
   if (spec.args === 'command' && p.positionals[0] === '') throw usage(`${p.command}: the command's name is empty: mdclaim ${p.command} [options] -- <command> [args…]`);
 

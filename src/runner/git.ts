@@ -10,18 +10,24 @@ export interface GitResult {
 }
 
 /**
- * Run git in `cwd`. Its prompts are off (no terminal to answer them) and its
+ * Run git in `cwd`, with `input` on its stdin (else none). Its prompts are off (no terminal to answer them) and its
  * messages in English, since a few of them are read: a lock another git holds.
+ * It takes none of git's optional locks (GIT_OPTIONAL_LOCKS=0): a `git status`
+ * would otherwise write the refreshed index under `index.lock`, and an agent
+ * committing in that worktree at that moment would fail on the lock.
  */
-export function git(cwd: string, args: readonly string[]): Promise<GitResult> {
+export function git(cwd: string, args: readonly string[], input?: string): Promise<GitResult> {
   return new Promise((resolve) => {
-    const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', LANGUAGE: 'C' };
+    const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', LANGUAGE: 'C' };
     // A hook or an editor git starts gets no stdin to wait on.
-    childProcess().execFile('git', [...args], { cwd, env, maxBuffer: 64 << 20, timeout: 10 * 60_000 }, (err, out, errOut) => {
+    const child = childProcess().execFile('git', [...args], { cwd, env, maxBuffer: 64 << 20, timeout: 10 * 60_000 }, (err, out, errOut) => {
       const missing = (err as NodeJS.ErrnoException | null)?.code === 'ENOENT';
       const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1;
       resolve({ code, out: String(out), err: missing ? 'git: not found in PATH' : String(errOut) });
     });
+    // `input`, when given, is its stdin (git patch-id reads a diff there).
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(input);
   });
 }
 

@@ -63,7 +63,7 @@ describeKinds('mdclaim worktrees on the $name board', (kind) => {
     expect(pruned.status).toBe(0);
     expect(pruned.stdout.split('\n').filter(Boolean).sort()).toEqual([
       'kept dirty: 1 uncommitted or untracked change',
-      expect.stringMatching(/^kept open: 1 task not settled \(\w+\)$/),
+      expect.stringMatching(/^kept open: task \w+ could still run here: it is open$/),
       'kept unmerged: its changes are not in main (1 commit ahead of its base)',
       expect.stringMatching(/^removed squashed \(.*\/trees\/squashed, branch squashed\)$/),
     ]);

@@ -32,4 +32,5 @@ export { status } from './status.js';
 export { watch } from './watch.js';
 export { worktrees } from './worktrees.js';
 export { worktreesPrune } from './worktrees-prune.js';
+export { worktreesRemove } from './worktrees-remove.js';
 export type { Command };

@@ -6,7 +6,7 @@ import { EXIT } from '../exit.js';
 import { printJson } from '../output.js';
 import type { Command } from './types.js';
 
-/** The worktrees `run --worktree` made: one line each, or `{"worktrees": [...]}`. */
+/** The worktrees under the trees directory, those `run --worktree` made for this board told apart: one line each, or `{"worktrees": [...]}`. */
 export const worktrees: Command = async (board, p, io) => {
   const trees = await findTrees(process.cwd(), one(p, 'trees'), undefined, board.handOff);
   const all = await listTrees(trees, await board.list());
@@ -26,13 +26,13 @@ export function describeTree(w: WorktreeInfo, top: string): string {
     ...(t.done.length > 0 ? [`${t.done.length} done`] : []),
     ...(t.failed.length > 0 ? [`${t.failed.length} failed`] : []),
   ];
+  const where = [w.name, relative(top, w.path) || w.path, w.branch === undefined ? 'detached HEAD' : `branch ${w.branch}`];
+  if (!w.ours) return [...where, `not made by mdclaim for this board${w.board === undefined ? '' : ` (made for ${w.board})`}`].join('  ');
   return [
-    w.name,
-    relative(top, w.path) || w.path,
-    w.branch === undefined ? 'detached HEAD' : `branch ${w.branch}`,
+    ...where,
     w.base === undefined ? 'base unknown' : `${w.ahead} ahead of ${w.base.slice(0, 7)}`,
-    w.changes === 0 ? 'clean' : `${w.changes} uncommitted`,
-    w.baseBranch === undefined ? 'no base branch' : `${w.merged ? 'in' : 'not in'} ${w.baseBranch}`,
+    w.changes === 0 ? 'clean' : w.changes < 0 ? 'changes unknown' : `${w.changes} uncommitted`,
+    w.baseBranch === undefined ? 'no base branch' : `${w.merged ? 'in' : w.cancelsOut ? 'commits cancel out, not in' : 'not in'} ${w.baseBranch}`,
     tasks.length === 0 ? 'no tasks' : tasks.join('; '),
     ...(w.locked === undefined ? [] : [`locked${w.locked === '' ? '' : `: ${w.locked}`}`]),
   ].join('  ');
