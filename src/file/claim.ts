@@ -55,7 +55,7 @@ export function claimChange(src: ByteString, seen: Seen, args: ClaimArgs): Plan<
   const edits = [lineEdit, ...dropLocks(src, seen)];
   const text = utf8(src, seen.text[0], seen.text[1]);
   const want: Changed['want'] = { status: 'claimed', text, by: args.by, claimedAt, lease: formatDuration(args.leaseMs), ...tries, locks: [] };
-  const later = () => withTries(reshaped(taskOf(src, seen), { status: 'claimed', by: args.by, ...claimTimes(marker) }, ['commit', 'reason', 'locks']), tries);
+  const later = () => withTries(reshaped(taskOf(src, seen), { status: 'claimed', by: args.by, ...claimTimes(marker) }, ['commit', 'fields', 'reason', 'locks']), tries);
   return { edits, later, changes: [{ seen, want }] };
 }
 

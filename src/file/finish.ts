@@ -48,11 +48,11 @@ export function heartbeat(src: ByteString, id: string, who: Holder, now: number)
   const { seen, task } = held(src, id, who);
   refuseRetaken(src, seen, cutoff(now), task.id);
   const marker = { status: 'claimed' as const, by: who.by, claimedAt: formatClaimedAt(now), ...(seen.t.marker.leaseMs === undefined ? {} : { leaseMs: seen.t.marker.leaseMs }) };
-  return markerPlan(seen, bytes(renderMarker(marker)), { ...task, ...claimTimes(marker) });
+  return markerPlan(seen, bytes(renderMarker(marker)), reshaped(task, claimTimes(marker), ['fields']));
 }
 
 function finished(task: Task, status: 'done' | 'failed' | 'open'): Task {
-  return reshaped(task, { status }, status === 'open' ? ['claimedAt', 'lease', 'expiresAt', 'locks', 'by'] : ['claimedAt', 'lease', 'expiresAt', 'locks']);
+  return reshaped(task, { status }, status === 'open' ? ['claimedAt', 'lease', 'expiresAt', 'locks', 'by', 'fields'] : ['claimedAt', 'lease', 'expiresAt', 'locks', 'fields']);
 }
 
 export function done(src: ByteString, id: string, who: Holder, commit?: string): Plan<Task> {

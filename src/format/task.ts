@@ -23,6 +23,8 @@ export interface Task {
   /** When a timed claim lapses, claimed_at + lease, RFC 3339 UTC to the second. */
   expiresAt?: string;
   commit?: string;
+  /** Fields a tool wrote in the marker that mdclaim does not place (an id, a worktree path), as written; only when there are some. */
+  fields?: string[];
   reason?: string;
   /** How many times the task was claimed, when its line records it (` // Attempts: N`); a line without it has had none, or the one claim its marker shows. */
   attempts?: number;
@@ -138,6 +140,7 @@ export function toTask(src: ByteString, t: TaskLine, id: string): Task {
     if (at !== undefined) task.expiresAt = at;
   }
   if (f.commit !== undefined) task.commit = f.commit;
+  if (t.marker.fields !== undefined) task.fields = t.marker.fields;
   if (f.reason !== undefined) task.reason = f.reason;
   if (f.attempts !== undefined) {
     task.attempts = f.attempts;
