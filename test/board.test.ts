@@ -186,7 +186,7 @@ describe('board', () => {
     await board.add('b', { section: 'alpha' });
     await board.add('z', { section: 'Other' });
     const added = await board.add('new thing', { section: 'gamma' });
-    expect(read(file)).toBe('## Git Worktree alpha\n[] a\n[ ] b\n\n## Other\n1. [ ] x\n2. [ ] y\n3. [ ] z\n\n## Git Worktree gamma\n\n1. [ ] new thing\n');
+    expect(read(file)).toBe('## Git Worktree alpha\n[] a\n[] b\n\n## Other\n1. [ ] x\n2. [ ] y\n3. [ ] z\n\n## Git Worktree gamma\n\n1. [ ] new thing\n');
     expect(added).toMatchObject({ status: 'open', section: 'Git Worktree gamma', text: 'new thing' });
   });
 
