@@ -4,7 +4,7 @@ import { utf8, type ByteString } from './bytes.js';
 import { DEFAULT_LEASE_MS, formatDuration } from './duration.js';
 import { formatClaimedAt, type Marker, type Status } from './marker.js';
 import { DECLARATION, mayDeclare, parseDeclared, withoutCode } from './declared.js';
-import { locksAfter, type PathLock } from './locks.js';
+import { locksAfter, lockSince, type PathLock } from './locks.js';
 import type { TaskLine } from './scan.js';
 
 /** A task as the library and `--json` show it. */
@@ -153,7 +153,12 @@ export function toTask(src: ByteString, t: TaskLine, id: string): Task {
     if (d.reads.length > 0) task.reads = d.reads;
   }
   const locks = locksAfter(src, t.end);
-  if (locks.length > 0) task.locks = locks.map(({ mode, path, since }) => (since === undefined ? { mode, path } : { mode, path, since }));
+  if (locks.length > 0) {
+    task.locks = locks.map(({ mode, path, since: written }) => {
+      const since = lockSince(written);
+      return since === undefined ? { mode, path } : { mode, path, since };
+    });
+  }
   return task;
 }
 

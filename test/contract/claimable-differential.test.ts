@@ -57,7 +57,11 @@ export function makeBoard(seed: number, now: number): string {
       }[kind];
       const reason = kind === 'failed' ? ' // Failed: broke' : '';
       lines.push(`- ${marker} ${text}${paths}${retry}${reason}`);
-      if ((kind === 'live' || kind === 'lapsed' || kind === 'untimed') && r() < 0.4) lines.push(`  - 🔒 ${pick(['write', 'read'])} ${pick(PATHS)} since ${at(-MIN)}`);
+      if ((kind === 'live' || kind === 'lapsed' || kind === 'untimed') && r() < 0.4) {
+        // The time in mdclaim's form, or in another RFC 3339 form a hand or another tool writes.
+        const since = at(-MIN);
+        lines.push(`  - 🔒 ${pick(['write', 'read'])} ${pick(PATHS)} since ${[since, since.replace('Z', '+00:00'), since.replace('Z', '.5Z')][n % 3]}`);
+      }
     }
     lines.push('');
   }
