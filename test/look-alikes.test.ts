@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkPg } from '../src/doctor/pg.js';
+import { boardUrl, dropBoards, importBoard, pgReachable, uniqueBoard } from './helpers/pg.js';
 import { lookAlikes } from '../src/file/look-alikes.js';
 import { parseTasks } from '../src/index.js';
 
@@ -41,5 +43,20 @@ describe('lines that look like task lines but are none', () => {
     const md = '## Worktree: w\n\n[✅, 5e1c0b2, 9a7f3c21] a\n[, taskef] b\n[⏰, taskgh] c\n[🟡 w-1, trees/gh-1] d\n[❌ w-2] e\n';
     expect(parseTasks(md)).toHaveLength(5);
     expect(listed(md)).toEqual([]);
+  });
+});
+
+describe.skipIf(!pgReachable)('doctor on a PostgreSQL board', () => {
+  const made: string[] = [];
+  afterAll(() => dropBoards(made.splice(0)));
+
+  it('lists the lines of its document that look like tasks but are none, as for a file board', async () => {
+    const name = uniqueBoard('d');
+    made.push(name);
+    await importBoard(name, '# W\n\n[ ] a task\n[🟡, ab12, yesterday] a claim with no time\n');
+    const found = (await checkPg(boardUrl(name))).filter((f) => f.check === 'reading');
+    expect(found).toEqual([
+      expect.objectContaining({ verdict: 'warn', says: `board "${name}", line 4: looks like a task but is not one: "[🟡, ab12, yesterday]" is not a marker mdclaim reads: the claim time "yesterday" is not RFC 3339 (2026-11-30T04:06:29Z)` }),
+    ]);
   });
 });
