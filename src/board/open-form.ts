@@ -5,8 +5,8 @@ import { walkLines } from './walk.js';
  * The open marker a line added to `section` is written with: the form most
  * of the section's open tasks are written in, `[]` or `[ ]`, else (a section
  * with none, or a new one: null) the form most of the board's are; `[ ]` on a tie.
- * So a board of bare `[]` lines stays one. (A line given back is `[ ]`: a
- * guess from its neighbours would undo a mixed board's `[ ]` lines.)
+ * So a board of bare `[]` lines stays one. (A line given back is written as
+ * it was: see Marker.bare.)
  */
 export function openForm(src: ByteString, section: string | undefined | null): string {
   let board = 0;

@@ -44,7 +44,10 @@ export interface NextFilter {
  */
 export function claimChange(src: ByteString, seen: Seen, args: ClaimArgs): Plan<Task> {
   const claimedAt = formatClaimedAt(args.now);
-  const marker = { status: 'claimed' as const, by: args.by, claimedAt, leaseMs: args.leaseMs };
+  // A line open as `[]` (or a claim of one, taken over) says so in its claim, for a give-back to write `[]` again.
+  const m = seen.t.marker;
+  const bare = m.bare === true || (m.status !== 'claimed' && m.end - seen.t.markerStart === 2);
+  const marker = { status: 'claimed' as const, by: args.by, claimedAt, leaseMs: args.leaseMs, bare };
   const counting = countsAttempts(seen, args.maxAttempts);
   // Saturates at the most a line records: a count never stops a claim.
   const attempts = Math.min(attemptsOf(seen.t.marker.status, seen.tries) + 1, MAX_ATTEMPTS);

@@ -16,6 +16,8 @@ export interface Marker {
   commit?: string;
   /** Fields of a tool's own form that no rule places (an id, a worktree path), as written. */
   fields?: string[];
+  /** A claim of a line that was open as `[]`, told by U+FE0F after its 🟡: a give-back writes `[]` again. */
+  bare?: true;
 }
 
 // The emoji as they appear in a latin1 byte string (their UTF-8 bytes).
@@ -66,8 +68,11 @@ export function parseMarker(src: ByteString, pos: number): Marker | null {
   for (const [emoji, status] of SIGNS) {
     if (!inner.startsWith(emoji)) continue;
     let rest = inner.slice(emoji.length);
-    if (rest.startsWith(VS16)) rest = rest.slice(VS16.length);
-    return readFields(rest, status, end);
+    const selector = rest.startsWith(VS16);
+    if (selector) rest = rest.slice(VS16.length);
+    const m = readFields(rest, status, end);
+    if (m !== null && selector && status === 'claimed') m.bare = true;
+    return m;
   }
   return null;
 }
@@ -120,7 +125,7 @@ function isLeaseChar(c: number): boolean {
 const latin1 = (text: string) => [...bytes(text)].map((c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
 const BY_RE = '[A-Za-z0-9._:@-]{1,64}';
 const TIME_RE = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ';
-const CANONICAL_CLAIM = new RegExp(`\\[${latin1('🟡')}, ${BY_RE}, ${TIME_RE}\\]`, 'y');
+const CANONICAL_CLAIM = new RegExp(`\\[${latin1('🟡')}(?:${latin1('\uFE0F')})?, ${BY_RE}, ${TIME_RE}\\]`, 'y');
 const CANONICAL_DONE = new RegExp(`\\[${latin1('✅')}(?: [A-Za-z0-9._/-]{1,64})?, ${BY_RE}\\]`, 'y');
 const CANONICAL_FAILED = new RegExp(`\\[${latin1('❌')}, ${BY_RE}\\]`, 'y');
 
@@ -153,7 +158,7 @@ export function markerStatus(src: ByteString, pos: number, close: number): Statu
 
 /**
  * Where the claim time of `[🟡, by, YYYY-MM-DDTHH:MM:SSZ]` (the claim mdclaim
- * writes) starts, for the marker at `pos`; -1 for any other marker. The
+ * writes, with U+FE0F after the 🟡 for a line that was `[]`) starts, for the marker at `pos`; -1 for any other marker. The
  * caller checks what follows the `]`.
  */
 export function canonicalClaimTime(src: ByteString, pos: number): number {
@@ -268,16 +273,18 @@ function placeDone(marker: Marker, head: string | undefined, list: string[], ext
 /**
  * Write a marker for a status (as UTF-8 text; callers encode). A claim's lease
  * is written only when it differs from the default 30m, so boards that never
- * use another lease stay in ADW's three-field form.
+ * use another lease stay in ADW's three-field form. A claim of a line open as
+ * `[]` (`bare`) carries U+FE0F after its 🟡, which shows nothing and reads the
+ * same to every ADW reader, so a give-back can write `[]` again.
  */
-export function renderMarker(m: { status: Status; by?: string; claimedAt?: string; leaseMs?: number; commit?: string }): string {
+export function renderMarker(m: { status: Status; by?: string; claimedAt?: string; leaseMs?: number; commit?: string; bare?: boolean }): string {
   switch (m.status) {
     case 'open':
       return '[ ]';
     case 'blocked':
       return '[⏰]';
     case 'claimed':
-      return `[🟡${m.by ? `, ${m.by}` : ''}${m.by && m.claimedAt ? `, ${m.claimedAt}${leaseField(m.leaseMs)}` : ''}]`;
+      return `[🟡${m.bare ? '\uFE0F' : ''}${m.by ? `, ${m.by}` : ''}${m.by && m.claimedAt ? `, ${m.claimedAt}${leaseField(m.leaseMs)}` : ''}]`;
     case 'done':
       return `[✅${m.commit ? ` ${m.commit}` : ''}${m.by ? `, ${m.by}` : ''}]`;
     case 'failed':

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { kinds } from './kinds.js';
 
-// A line added is written in the board's own open form, and a claim and a release give a line back
-// byte for byte, on every kind of board.
+// A claim and a release (or a reap, or a retry) give a line back byte for byte, `[]` as well as
+// `[ ]`, and a line added is written in its section's open form, on every kind of board.
 
 const FORMS = [
+  ['[]', '# Work\n\n[] first task\n[] second task\n'],
+  ['[] alone, on a board of [ ] lines', '# Work\n\n[] first task\n[ ] second task\n'],
+  ['[ ] alone, on a board of [] lines', '# Work\n\n[ ] first task\n[] second task\n'],
   ['[ ]', '# Work\n\n[ ] first task\n[ ] second task\n'],
   ['- [ ]', '# Work\n\n- [ ] first task\n- [ ] second task\n'],
   ['* [ ]', '# Work\n\n* [ ] first task\n* [ ] second task\n'],
@@ -19,6 +22,27 @@ describe.each(kinds)('the open form on the $name board', (kind) => {
     await b.board.release(t.id, { by: 'a' });
     expect((await b.bytes()).toString()).toBe(board);
   });
+
+  it('keeps [] through a heartbeat, a takeover, a reap and a retry, and writes the claim of a [] line with U+FE0F after its 🟡', async () => {
+    const board = '# Work\n\n[] only task\n';
+    const b = await kind.make(board);
+    const [one] = await b.board.list();
+    const t = await b.board.claim(one!.id, { by: 'a', lease: '1s' });
+    expect((await b.bytes()).toString()).toBe(`# Work\n\n[🟡\uFE0F, a, ${t.claimedAt}, 1s] only task\n`);
+    await b.board.heartbeat(t.id, { by: 'a' });
+    await new Promise((r) => setTimeout(r, 2100));
+    const taken = await b.board.claim(t.id, { by: 'b' });
+    expect((await b.bytes()).toString()).toBe(`# Work\n\n[🟡\uFE0F, b, ${taken.claimedAt}] only task\n`);
+    await b.board.release(t.id, { by: 'b' });
+    expect((await b.bytes()).toString()).toBe(board);
+    await b.board.claim(t.id, { by: 'c', lease: '1s' });
+    await new Promise((r) => setTimeout(r, 2100));
+    expect((await b.board.reap()).reopened).toHaveLength(1);
+    expect((await b.bytes()).toString()).toBe(board);
+    await b.board.claim(t.id, { by: 'd' });
+    await b.board.retry(t.id, { by: 'd', delay: '1s' });
+    expect((await b.bytes()).toString()).toMatch(/^# Work\n\n\[\] only task \/\/ Attempts: 1, not before \S+\n$/);
+  }, 20_000);
 
   it('adds a task in the form of its section, and a new section in the form of the board', async () => {
     const b = await kind.make('# Queue\n\n## Worktree: web\n\n[] web 1\n');
