@@ -1,6 +1,7 @@
 import { bytes } from '../format/bytes.js';
 import { readDuration } from '../format/duration.js';
 import { parseMarker } from '../format/marker.js';
+import { RFC3339 } from '../format/marker-fields.js';
 import type { Task } from '../format/task.js';
 
 /**
@@ -47,8 +48,6 @@ function whyNot(lead: string, rest: string): string {
   if (lead.includes('>')) return 'in a block quote';
   return 'in a code block, an HTML block or a heading';
 }
-
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
 
 /** What keeps the bracket at the start of `rest` from being a marker mdclaim reads. */
 function markerProblem(rest: string): string {

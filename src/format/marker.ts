@@ -1,5 +1,6 @@
-import { bytes, utf8, type ByteString } from './bytes.js';
+import { bytes, type ByteString } from './bytes.js';
 import { DEFAULT_LEASE_MS, formatDuration, readDuration } from './duration.js';
+import { readFields } from './marker-fields.js';
 
 export type Status = 'open' | 'blocked' | 'claimed' | 'done' | 'failed';
 
@@ -28,8 +29,6 @@ const BLOCKED = bytes('⏰');
 const VS16 = bytes('\uFE0F'); // emoji presentation selector some editors add
 const SIGNS = [[CLAIMED, 'claimed'], [DONE, 'done'], [FAILED, 'failed'], [BLOCKED, 'blocked']] as const;
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
-const TOKEN = /^[^\s,\]]+$/;
 const BY = /^[A-Za-z0-9._:@-]{1,64}$/;
 
 /** Is `by` a valid claimant id (the adw_id): 1–64 of `[A-Za-z0-9._:@-]`? */
@@ -177,97 +176,6 @@ function isCanonicalTime(src: ByteString, at: number): boolean {
     if (want === -1 ? c < 0x30 || c > 0x39 : c !== want) return false;
   }
   return true;
-}
-
-/**
- * The fields after the status sign, in the forms ADW tools write (see
- * docs/FORMAT.md, dialects): after a comma (`[🟡, by, at, lease]`,
- * `[✅, by]`, `[✅, commit, id]`, `[⏰, id]`, `[, id]`) or after a blank,
- * the first one up to a comma (`[✅ commit, by]`, `[🟡 by, path]`,
- * `[❌ by]`). Each is placed where its form and look say; one that no rule
- * places is kept as written in `fields`, never guessed at.
- */
-function readFields(rest: string, status: Status, end: number): Marker | null {
-  let head: string | undefined;
-  let list: string[] = [];
-  if (rest.startsWith(',')) list = rest.slice(1).split(',').map((f) => f.trim());
-  else if (rest.startsWith(' ')) {
-    const comma = rest.indexOf(',');
-    head = (comma < 0 ? rest : rest.slice(0, comma)).trim();
-    if (comma >= 0) list = rest.slice(comma + 1).split(',').map((f) => f.trim());
-  } else if (rest !== '') return null;
-  // A bracket of prose (`[ see above]`) has no sign: an unsigned marker's fields follow a comma.
-  if (head !== undefined && (status === 'open' || !TOKEN.test(head))) return null;
-  if (list.some((f) => !TOKEN.test(f)) || list.length + (head === undefined ? 0 : 1) > MAX_FIELDS) return null;
-  const marker: Marker = { status, end };
-  const extra: string[] = [];
-  if (status === 'claimed') {
-    if (!placeClaim(marker, head, list, extra)) return null;
-  } else if (status === 'done') {
-    placeDone(marker, head, list, extra);
-  } else if (status === 'failed' && (head !== undefined || list.length > 0)) {
-    marker.by = utf8(head ?? list.shift()!);
-    extra.push(...list);
-  } else extra.push(...(head === undefined ? [] : [head]), ...list);
-  if (extra.length > 0) marker.fields = extra.map((f) => utf8(f));
-  return marker;
-}
-
-/** The most fields a marker holds (a claim's by, time and lease, and one more a tool keeps there). */
-const MAX_FIELDS = 4;
-/** What a commit looks like: 7 to 40 hex digits. */
-const COMMIT = /^[0-9a-fA-F]{7,40}$/;
-
-/**
- * A claim: `[🟡, by, at, lease]`, where what follows the claimant is its time
- * and lease or nothing; or `[🟡 by, …]`, where a time is found by its look
- * (with a lease right after it) and the rest is kept as written.
- */
-function placeClaim(marker: Marker, head: string | undefined, list: string[], extra: string[]): boolean {
-  const by = head ?? list.shift();
-  if (by === undefined) return true;
-  marker.by = utf8(by);
-  let at = 0;
-  if (head !== undefined) {
-    at = list.findIndex((f) => RFC3339.test(f));
-    if (at < 0) return extra.push(...list), true;
-    extra.push(...list.slice(0, at));
-  } else if (list.length > 2) return false;
-  const time = list[at];
-  if (time === undefined) return true;
-  if (!RFC3339.test(time)) return false;
-  marker.claimedAt = time;
-  const lease = list[at + 1];
-  if (lease !== undefined) {
-    // A lease only follows a claim time: an untimed claim has no age to measure it from.
-    const ms = readDuration(lease);
-    if (ms === null) return false;
-    marker.leaseMs = ms;
-  }
-  extra.push(...list.slice(at + 2));
-  return true;
-}
-
-/**
- * Done: `[✅ commit, by]` and `[✅, by]`, as ADW writes them; two fields after a
- * comma are a commit and an id in either order (`[✅, commit, id]`,
- * `[✅, id, sha]`), placed when exactly one of them looks like a commit.
- */
-function placeDone(marker: Marker, head: string | undefined, list: string[], extra: string[]): void {
-  if (head !== undefined) {
-    marker.commit = utf8(head);
-    if (list.length > 0) marker.by = utf8(list.shift()!);
-  } else if (list.length === 1) marker.by = utf8(list.shift()!);
-  else if (list.length === 2) {
-    const [a, b] = list as [string, string];
-    if (COMMIT.test(a) !== COMMIT.test(b)) {
-      const commit = COMMIT.test(a) ? a : b;
-      marker.commit = utf8(commit);
-      marker.by = utf8(commit === a ? b : a);
-      list.length = 0;
-    }
-  }
-  extra.push(...list);
 }
 
 /**
