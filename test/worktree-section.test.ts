@@ -12,11 +12,12 @@ describe('worktree headings', () => {
     ['Git Worktree feature-auth {af_wt_001}', 'feature-auth'],
     ['Worktree: web {id 7}', 'web'],
     ['Git Worktree  kill', 'kill'],
+    ['Worktree phase-02 {wt_2}', 'phase-02'],
   ])('%s names the worktree %s', (heading, name) => {
     expect(worktreeOf(heading)).toBe(name);
   });
 
-  it.each(['Worktree', 'Worktree:', 'Worktrees x', 'Git Worktree {x}', 'Notes', 'My Worktree x'])('%s names none', (heading) => {
+  it.each(['Worktree', 'Worktree:', 'Worktrees x', 'Git Worktree {x}', 'Notes', 'My Worktree x', 'Worktree setup notes'])('%s names none', (heading) => {
     expect(worktreeOf(heading)).toBeUndefined();
   });
 });

@@ -4,13 +4,14 @@ export function sectionMatches(section: string | undefined, wanted: string): boo
   return section === wanted || worktreeOf(section) === wanted;
 }
 
-// `Git Worktree NAME` (ADW, agf), `Worktree: NAME` and `Worktree NAME` (mhmdez/adw), the word in any case;
-// a trailing `{…}` (agf's worktree id) is not part of the name.
-const WORKTREE = /^(?:git\s+)?worktree(?::\s*|\s+)(.*?)(?:\s*\{[^{}]*\})?$/i;
+// `Git Worktree NAME` (ADW, agf), `Worktree: NAME` and `Worktree NAME` (mhmdez/adw), the words in any case;
+// a trailing `{…}` (agf's worktree id) is not part of the name. Without the colon the name is one word,
+// so a heading such as `Worktree setup notes` stays a plain section.
+const WORKTREE = /^(?:git\s+worktree\s+(.*?)|worktree:\s*(.*?)|worktree\s+(\S+))(?:\s*\{[^{}]*\})?$/i;
 
 /** The `NAME` of a worktree heading (`Git Worktree NAME`, `Worktree: NAME`, `Worktree NAME`), else undefined. */
 export function worktreeOf(section: string): string | undefined {
   const worktree = WORKTREE.exec(section);
-  const name = worktree?.[1]!.trim();
+  const name = worktree === null ? undefined : (worktree[1] ?? worktree[2] ?? worktree[3])!.trim();
   return name === undefined || name === '' ? undefined : name;
 }
