@@ -30,6 +30,7 @@ describe('status markers', () => {
     ['[, taskef] x', { status: 'open', fields: ['taskef'] }],
     ['[🟡 w-899e35, trees/gh-504] x', { status: 'claimed', by: 'w-899e35', fields: ['trees/gh-504'] }],
     ['[🟡 w-1, 2026-11-30T04:06:29Z, 2h] x', { status: 'claimed', by: 'w-1', claimedAt: '2026-11-30T04:06:29Z', leaseMs: 7_200_000 }],
+    ['[🟡 w-1, 2026-11-30T04:06:29Z, trees/x] x', { status: 'claimed', by: 'w-1', claimedAt: '2026-11-30T04:06:29Z', fields: ['trees/x'] }],
     ['[⏰ w-154660, /srv/trees/gh-456] x', { status: 'blocked', fields: ['w-154660', '/srv/trees/gh-456'] }],
     ['[❌ w-0afb14] x', { status: 'failed', by: 'w-0afb14' }],
     ['[❌ abc, d] x', { status: 'failed', by: 'abc', fields: ['d'] }],

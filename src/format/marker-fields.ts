@@ -67,14 +67,13 @@ function placeClaim(marker: Marker, head: string | undefined, list: string[], ex
   if (time === undefined) return true;
   if (!RFC3339.test(time)) return false;
   marker.claimedAt = time;
+  // A lease only follows a claim time: an untimed claim has no age to measure it from. In the
+  // comma form it is the field after the time or nothing; in the blank form, a field that reads as one.
   const lease = list[at + 1];
-  if (lease !== undefined) {
-    // A lease only follows a claim time: an untimed claim has no age to measure it from.
-    const ms = readDuration(lease);
-    if (ms === null) return false;
-    marker.leaseMs = ms;
-  }
-  extra.push(...list.slice(at + 2));
+  const ms = lease === undefined ? null : readDuration(lease);
+  if (lease !== undefined && ms === null && head === undefined) return false;
+  if (ms !== null) marker.leaseMs = ms;
+  extra.push(...list.slice(ms === null ? at + 1 : at + 2));
   return true;
 }
 
