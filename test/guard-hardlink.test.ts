@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { kinds } from './contract/kinds.js';
 import { CLI } from './helpers/cli.js';
+import { connect } from './helpers/mcp.js';
 
 // A write through a hard link changes the file another name of it holds: guard and paths check treat
 // a hard link to a held file as that file.
@@ -64,5 +65,14 @@ describe.each(kinds)('a hard-linked file on the $name board', (kind) => {
     expect(cli(['paths', 'check', '--file', location, '--by', 'agent-a', '--reads', 'deep.ts'], '', root).status).toBe(4);
     expect(cli(['paths', 'check', '--file', location, '--by', 'agent-b', '--writes', 'copy.ts'], '', root).status).toBe(0);
     expect(cli(['paths', 'check', '--file', location, '--by', 'agent-a', '--writes', 'free.ts'], '', root)).toMatchObject({ status: 0, stdout: 'free: no live claim holds these paths\n' });
+  });
+
+  it("MCP's paths_check names the holder of the file a hard link shares, as paths check does", async () => {
+    const { location, root } = await project();
+    const s = await connect(location, ['--by', 'agent-a'], {}, root);
+    const held = await s.call('paths_check', { writes: ['copy.ts'] });
+    expect(held.isError).toBe(true);
+    expect(held.text).toMatch(/^error\[CONFLICT\]: agent-b holds src\/a\.ts \(write\) on T-1/);
+    expect(await s.call('paths_check', { writes: ['free.ts'] })).toMatchObject({ isError: false, doc: { paths: [] } });
   });
 });

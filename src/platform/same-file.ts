@@ -1,5 +1,6 @@
 import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { withTargets } from './followed-path.js';
 
 /** Entries looked at under one held directory, at most: a guard answers an editor's every write. */
 const MAX_ENTRIES = 20_000;
@@ -58,4 +59,35 @@ function holdsFile(dir: string, same: (s: Stats) => boolean): boolean {
     }
   }
   return false;
+}
+
+/**
+ * The held paths that name one of `files` (absolute) under another name, so
+ * a check asks about them too (see sameFileAs). `held` (the board's held
+ * paths) is asked only when one of the files has more than one link: guard,
+ * paths check and MCP's paths_check all ask this.
+ */
+export async function heldLinks(base: string, files: readonly string[], held: () => Promise<readonly string[]>): Promise<string[]> {
+  const linked = files.filter((f) => {
+    try {
+      const st = statSync(f);
+      return st.isFile() && st.nlink > 1;
+    } catch {
+      return false;
+    }
+  });
+  if (linked.length === 0) return [];
+  const paths = [...new Set(await held())];
+  return [...new Set(linked.flatMap((f) => sameFileAs(base, f, paths)))];
+}
+
+/**
+ * Paths as a caller gave them (relative to `base`), each followed by the
+ * other names a write through it touches: through symlinks (withTargets) and,
+ * for a hard link, the held names of its file (heldLinks).
+ */
+export async function namesTouched(base: string, paths: readonly string[], held: () => Promise<readonly string[]>): Promise<string[]> {
+  const names = withTargets(base, paths);
+  const linked = await heldLinks(base, paths.map((p) => resolve(base, p)), held);
+  return [...names, ...linked.filter((n) => !names.includes(n))];
 }

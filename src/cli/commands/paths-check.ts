@@ -2,9 +2,7 @@ import { pathsBase } from '../../board/capabilities.js';
 import { has } from '../args.js';
 import { EXIT } from '../exit.js';
 import { asker, printJson } from '../output.js';
-import { resolve } from 'node:path';
-import { withTargets } from '../../platform/followed-path.js';
-import { sharedNames } from './same-file-names.js';
+import { namesTouched } from '../../platform/same-file.js';
 import { pathFlag } from './path-flags.js';
 import type { Command } from './types.js';
 
@@ -13,12 +11,8 @@ export const pathsCheck: Command = async (any, p, io) => {
   const by = asker(p, 'check');
   // Paths are the board's directory's (a database board's: the current directory's), each asked about under every name a write through it touches.
   const base = pathsBase(any, process.cwd());
-  const follow = async (paths: string[] | undefined) => {
-    if (!paths) return paths;
-    const names = withTargets(base, paths);
-    // Through a hard link, the held name it shares its file with.
-    return [...names, ...(await sharedNames(any, base, paths.map((q) => resolve(base, q)))).filter((n) => !names.includes(n))];
-  };
+  const held = async () => (await any.paths()).map((h) => h.path);
+  const follow = async (paths: string[] | undefined) => paths && (await namesTouched(base, paths, held));
   const writes = await follow(pathFlag(p, 'writes'));
   const reads = await follow(pathFlag(p, 'reads'));
   const yours = await any.checkPaths({ by, ...(writes ? { writes } : {}), ...(reads ? { reads } : {}) });
