@@ -1,4 +1,4 @@
-import { linkSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -47,6 +47,10 @@ describe('doctor on a board reached through links', () => {
     const dangling = join(dir, 'tasks.md');
     symlinkSync('gone/board.md', dangling);
     expect(board(dangling)).toMatchObject({ verdict: 'fail', says: `${dangling}: a symlink to gone/board.md, which does not exist` });
-    expect(board(dangling).fix).toContain(`init --file ${join(dir, 'gone', 'board.md')}`);
+    // The fix works: its target made, the board passes.
+    expect(board(dangling).fix).toContain(`mkdir -p ${join(dir, 'gone')} && npx mdclaim init --file ${join(dir, 'gone', 'board.md')}`);
+    mkdirSync(join(dir, 'gone'));
+    writeFileSync(join(dir, 'gone', 'board.md'), '- [ ] A\n');
+    expect(board(dangling).verdict).toBe('ok');
   });
 });

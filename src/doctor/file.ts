@@ -1,4 +1,4 @@
-import { accessSync, constants, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { lookAlikes } from '../file/look-alikes.js';
 import { unclaimable } from '../file/unclaimable-lines.js';
@@ -51,7 +51,11 @@ function missing(path: string, file: string, err: unknown): Finding {
   } catch {
     // Not a symlink: nothing there.
   }
-  if (link !== null) return finding('board', 'fail', `${file}: a symlink to ${link}, which does not exist`, `point it at the board (ln -sfn /path/to/tasks.md ${path}), or create its target: npx mdclaim init --file ${resolve(dirname(file), link)}`);
+  if (link !== null) {
+    const target = resolve(dirname(file), link);
+    const mkdir = existsSync(dirname(target)) ? '' : `mkdir -p ${dirname(target)} && `;
+    return finding('board', 'fail', `${file}: a symlink to ${link}, which does not exist`, `point it at the board (ln -sfn /path/to/tasks.md ${path}), or create its target: ${mkdir}npx mdclaim init --file ${target}`);
+  }
   return finding('board', 'fail', `${file}: no such file`, `npx mdclaim init --file ${path}, or give the board's path with --file or MDCLAIM_FILE`);
 }
 
