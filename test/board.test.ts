@@ -58,7 +58,8 @@ describe('board', () => {
     const board = openBoard(file, { now: at('2026-11-30T05:00:00Z') });
     const t = await board.next({ by: 'agent-1' });
     expect(t).toMatchObject({ status: 'claimed', by: 'agent-1', claimedAt: '2026-11-30T05:00:00Z', line: 4 });
-    expect(read(file)).toBe(ADW.replace('[] Write the parser', '[🟡, agent-1, 2026-11-30T05:00:00Z] Write the parser'));
+    // U+FE0F after the 🟡: the line was `[]`, and a give-back writes it so again.
+    expect(read(file)).toBe(ADW.replace('[] Write the parser', '[🟡\uFE0F, agent-1, 2026-11-30T05:00:00Z] Write the parser'));
   });
 
   it('claims a blocked task only when every task above it in its section is done', async () => {
@@ -186,7 +187,7 @@ describe('board', () => {
     await board.add('b', { section: 'alpha' });
     await board.add('z', { section: 'Other' });
     const added = await board.add('new thing', { section: 'gamma' });
-    expect(read(file)).toBe('## Git Worktree alpha\n[] a\n[ ] b\n\n## Other\n1. [ ] x\n2. [ ] y\n3. [ ] z\n\n## Git Worktree gamma\n\n1. [ ] new thing\n');
+    expect(read(file)).toBe('## Git Worktree alpha\n[] a\n[] b\n\n## Other\n1. [ ] x\n2. [ ] y\n3. [ ] z\n\n## Git Worktree gamma\n\n1. [ ] new thing\n');
     expect(added).toMatchObject({ status: 'open', section: 'Git Worktree gamma', text: 'new thing' });
   });
 

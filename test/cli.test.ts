@@ -35,7 +35,8 @@ describe('mdclaim CLI', () => {
     const first = mdclaim(['next', '--file', file, '--by', 'agent-7', '--lease', '2h']);
     expect(first.status).toBe(0);
     expect(first.stdout).toMatch(/^claimed PLAT-1 "Add login \{backend\}" by agent-7 \(lease expires \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)\n$/);
-    expect(read(file)).toMatch(/^\[🟡, agent-7, \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ, 2h\] PLAT-1 Add login \{backend\}$/m);
+    // PLAT-1's line was `[]`: its claim carries U+FE0F after the 🟡, for a give-back to write `[]` again.
+    expect(read(file)).toMatch(/^\[🟡\uFE0F, agent-7, \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ, 2h\] PLAT-1 Add login \{backend\}$/m);
     const second = mdclaim(['next', '--file', file, '--by', 'agent-8', '-q']);
     expect(second).toMatchObject({ status: 0, stdout: `${json(mdclaim(['list', '--file', file, '--json']).stdout).tasks[3].id}\n` });
     const none = mdclaim(['next', '--file', file, '--by', 'agent-9', '--json']);
@@ -91,7 +92,7 @@ describe('mdclaim CLI', () => {
     const file2 = boardFile(BOARD);
     mdclaim(['claim', 'PLAT-1', '--file', file2, '--by', 'w']);
     expect(mdclaim(['release', 'PLAT-1', '--file', file2, '--by', 'w']).stdout).toBe('released PLAT-1 "Add login {backend}" by w\n');
-    expect(read(file2)).toBe(BOARD.replace('[] PLAT-1', '[ ] PLAT-1'));
+    expect(read(file2)).toBe(BOARD);
   });
 
   it('exits 3 for a task id that matches nothing', () => {
@@ -183,7 +184,7 @@ describe('mdclaim CLI', () => {
     mdclaim(['claim', 'PLAT-1', '--file', link, '--by', 'w', '--write', 'replace']);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(statSync(target).mode & 0o777).toBe(0o640);
-    expect(readFileSync(target, 'utf8')).toContain('[🟡, w, ');
+    expect(readFileSync(target, 'utf8')).toContain('[🟡\uFE0F, w, ');
   });
 
   it('prints help that lists every command and the exit statuses, and a version', () => {

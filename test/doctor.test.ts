@@ -89,7 +89,7 @@ describe('mdclaim doctor on a markdown board', () => {
     expect(r.of('reading')).toEqual([
       expect.objectContaining({ verdict: 'ok', says: '3 tasks read, 2 open or waiting' }),
       expect.objectContaining({ verdict: 'fail', says: expect.stringMatching(new RegExp(`^${file}:3: a claim is refused: line 3 declares .*\\.\\./outside\\.ts`)) }),
-      expect.objectContaining({ verdict: 'warn', says: `${file}:7: looks like a task but is not one (a marker with no text, or in a code block, quote or HTML)` }),
+      expect.objectContaining({ verdict: 'warn', says: `${file}:7: looks like a task but is not one: in a code block, an HTML block or a heading` }),
     ]);
     expect(bytesOf(file).equals(before)).toBe(true);
     // The same claim through the CLI is refused as doctor said.

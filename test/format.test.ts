@@ -22,11 +22,23 @@ describe('status markers', () => {
     ['[✅ 3ecdebb33, 17b93f48] x', { status: 'done', commit: '3ecdebb33', by: '17b93f48' }],
     ['[✅, 17b93f48] x', { status: 'done', by: '17b93f48' }],
     ['[❌, 0a1b] x // Failed: y', { status: 'failed', by: '0a1b' }],
+    // The forms other ADW tools write (docs/FORMAT.md, dialects).
+    ['[✅, a51df2e, 03e166af] x', { status: 'done', fields: ['a51df2e', '03e166af'] }],
+    ['[✅, taskab, 0c4f1d2e9b7a] x', { status: 'done', by: 'taskab', commit: '0c4f1d2e9b7a' }],
+    ['[✅, 0c4f1d2e9b7a, taskab] x', { status: 'done', by: 'taskab', commit: '0c4f1d2e9b7a' }],
+    ['[⏰, taskgh] x', { status: 'blocked', fields: ['taskgh'] }],
+    ['[, taskef] x', { status: 'open', fields: ['taskef'] }],
+    ['[🟡 w-899e35, trees/gh-504] x', { status: 'claimed', by: 'w-899e35', fields: ['trees/gh-504'] }],
+    ['[🟡 w-1, 2026-11-30T04:06:29Z, 2h] x', { status: 'claimed', by: 'w-1', claimedAt: '2026-11-30T04:06:29Z', leaseMs: 7_200_000 }],
+    ['[🟡 w-1, 2026-11-30T04:06:29Z, trees/x] x', { status: 'claimed', by: 'w-1', claimedAt: '2026-11-30T04:06:29Z', fields: ['trees/x'] }],
+    ['[⏰ w-154660, /srv/trees/gh-456] x', { status: 'blocked', fields: ['w-154660', '/srv/trees/gh-456'] }],
+    ['[❌ w-0afb14] x', { status: 'failed', by: 'w-0afb14' }],
+    ['[❌ abc, d] x', { status: 'failed', by: 'abc', fields: ['d'] }],
   ])('reads %s', (text, want) => {
     expect(marker(text)).toMatchObject(want);
   });
 
-  it.each(['[link] x', '[/] x', '[-] x', '[  ] x', '[ ]x', '[🟡, a, yesterday] x', '[🟡, a, b, c] x', '[❌ abc, d] x', '[x', '[🟡, a b] x'])(
+  it.each(['[link] x', '[/] x', '[-] x', '[  ] x', '[ ]x', '[🟡, a, yesterday] x', '[🟡, a, b, c] x', '[x', '[🟡, a b] x', '[ see] x', '[ , x] x', '[✅ , a] x', '[, ] x', '[🟡,] x'])(
     'does not take %s for a marker',
     (text) => {
       expect(marker(text)).toBeNull();

@@ -259,7 +259,6 @@ describe('path locks', () => {
       const b = openBoard(file, { now: at(T0) });
       const before = parseTasks(board);
       expect(before.length).toBeGreaterThan(1);
-      let want = board;
       for (const target of before) {
         const t = await b.claim(target.id, { by: 'dana' });
         await b.lockPaths(t.id, { by: 'dana', writes: ['w.ts'], reads: ['r/'] });
@@ -267,9 +266,8 @@ describe('path locks', () => {
         expect(now.map((x) => x.text)).toEqual(before.map((x) => x.text));
         expect(now.filter((x) => x.locks).map((x) => x.text)).toEqual([target.text]);
         await b.release(t.id, { by: 'dana' });
-        // Only the released line changed: a bare `[]` comes back as `[ ]`.
-        want = want.replace(`[] ${target.text}`, `[ ] ${target.text}`);
-        expect(read(file)).toBe(want);
+        // The board as it was, a bare `[]` too.
+        expect(read(file)).toBe(board);
       }
     }
   });

@@ -62,7 +62,7 @@ describe('every edit keeps the reading as meant', () => {
   it('sets a bare ADW line apart from prose it would run on into', async () => {
     const file = boardFile('## S\n[] one\n  detail\n');
     await openBoard(file).add('two', { section: 'S' });
-    expect(read(file)).toBe('## S\n[] one\n  detail\n\n[ ] two\n');
+    expect(read(file)).toBe('## S\n[] one\n  detail\n\n[] two\n');
     expect((await openBoard(file).list()).map((t) => t.text)).toEqual(['one', 'two']);
   });
 

@@ -20,7 +20,7 @@ const board = fc
   .map(([lines, eol, final, bom]) => (bom ? '\uFEFF' : '') + lines.join(eol) + (final ? eol : ''));
 
 describe('claim and release through the board', () => {
-  it('give every [ ] task of a generated board back byte for byte, and change only its marker in between', async () => {
+  it('give every [ ] and [] task of a generated board back byte for byte, and change only its marker in between', async () => {
     let roundTrips = 0;
     await fc.assert(
       fc.asyncProperty(board, async (text) => {
@@ -31,10 +31,12 @@ describe('claim and release through the board', () => {
         // Exact duplicates share an id and `claim` takes the first claimable of them: only a task whose id is its own comes back to its line.
         for (const task of tasks.filter((t) => tasks.filter((u) => u.id === t.id).length === 1)) {
           const line = original.toString('utf8').split(/\r?\n/)[task.line - 1]!;
-          if (!/^\s*(?:[-*+]|\d+[.)])?\s*\[ \]/.test(line) || task.status !== 'open') continue;
+          const open = /^\s*(?:[-*+]|\d+[.)])?\s*(\[ ?\])/.exec(line)?.[1];
+          if (open === undefined || task.status !== 'open') continue;
           const claimed = await b.claim(task.id, { by: 'prop' });
           const during = readFileSync(file, 'utf8');
-          expect(during.replace(/\[🟡, prop, [^\]]+\]/, '[ ]')).toBe(original.toString('utf8'));
+          // A claim of a [] line carries U+FE0F after its 🟡, which a release reads to write [] again.
+          expect(during.replace(open === '[]' ? /\[🟡\uFE0F, prop, [^\]]+\]/ : /\[🟡, prop, [^\]]+\]/, open)).toBe(original.toString('utf8'));
           expect(parseTasks(during).find((t) => t.id === task.id)).toMatchObject({ status: 'claimed', by: 'prop', line: task.line });
           await b.release(claimed.id, { by: 'prop' });
           expect(readFileSync(file).equals(original)).toBe(true);

@@ -26,6 +26,8 @@ const marker = fc.constantFrom(
   '[🟡, ab12, 2026-11-30T04:06:29+02:00]', '[🟡, ab12, 2026-11-30T04:06:29.5Z]', '[🟡️, ab12, 2026-11-30T04:06:29Z]', '[🟡, a b, 2026-11-30T04:06:29Z]',
   '[✅ abc123, ab12]', '[✅, ab12]', '[✅ , ab12]', '[✅  abc, ab12]', '[✅ a/b-c.d_e, ab12]', '[❌, ab12]', '[❌,ab12]', '[❌]', '[link]', '[a]:', '[a]: /u',
   '[ ]x', '[', '[[ ]]', '[\\]]',
+  // The forms other ADW tools write (docs/FORMAT.md, dialects).
+  '[✅, a51df2e, 03e166af]', '[✅, taskab, 0c4f1d2e9b7a]', '[⏰, taskgh]', '[, taskef]', '[ , x]', '[🟡 w-899e35, trees/gh-504]', '[❌ w-0afb14]', '[⏰ w-1, /p/t]',
 );
 const rest = fc.constantFrom('', ' task', ' task {tag}', '\ttab', '  two', ' ✨ émoji', ' # not heading', ' - not item', ' // Failed: r');
 const other = fc.constantFrom(
@@ -70,7 +72,7 @@ describe('markerStatus', () => {
   // Markers field by field, each field right or wrong in the ways that matter.
   const emoji = fc.constantFrom('', ' ', 'x', 'X', '⏰', '⏰️', '🟡', '🟡️', '✅', '❌', 'é');
   const sep = fc.constantFrom('', ', ', ',', ' ', ' , ', ',  ', '\u00a0');
-  const field = fc.constantFrom('', 'ab12', 'a b', 'a', 'A.b_c:d@e-f', 'a'.repeat(64), 'a'.repeat(65), 'abc/1', 'é', '\\', '[', 'x]');
+  const field = fc.constantFrom('', 'ab12', 'a b', 'a', 'A.b_c:d@e-f', 'a'.repeat(64), 'a'.repeat(65), 'abc/1', 'é', '\\', '[', 'x]', 'w-899e35', 'trees/gh-504', 'a51df2e', '03e166af', '30m');
   const time = fc.constantFrom('', '2026-11-30T04:06:29Z', '2026-11-30T04:06:29', '2026-11-30t04:06:29Z', '2026-13-99T99:99:99Z', '2026-11-30T04:06:29+02:00', '2026-11-30T04:06:290Z');
   const end = fc.constantFrom(']', '] ', ']\t', ']\n', ']\r\n', ']x', ']:', '');
   const candidate = fc

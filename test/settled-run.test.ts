@@ -42,8 +42,9 @@ function passing(src: string) {
 const time = fc.constantFrom(-3_600_000, -1, 0, 1, 1_000, 59_000, 3_600_000, 86_400_000 * 400).map((d) => formatClaimedAt(LIMIT.ms + d));
 const marker = fc.oneof(
   { weight: 4, arbitrary: time.map((t) => `[🟡, w1, ${t}]`) },
+  { weight: 1, arbitrary: time.map((t) => `[🟡\uFE0F, w1, ${t}]`) },
   { weight: 1, arbitrary: time.map((t) => `[🟡, w1, ${t}, 2h]`) },
-  { weight: 2, arbitrary: fc.constantFrom('[x]', '[X]', '[✅ abc1, w2]', '[✅, w2]', '[❌, w3]', '[ ]', '[⏰]', '[🟡, w4]', '[✅  abc, w2]') },
+  { weight: 2, arbitrary: fc.constantFrom('[x]', '[X]', '[✅ abc1, w2]', '[✅, w2]', '[❌, w3]', '[ ]', '[⏰]', '[🟡, w4]', '[✅  abc, w2]', '[✅, a51df2e, 03e166af]', '[🟡 w-1, trees/x]', '[❌ w-2]', '[, id1]') },
 );
 const text = fc.constantFrom(' task', ' task', ' other {t}', '', '  ', ' \t x');
 const prefix = fc.constantFrom('- ', '- ', '- ', '* ', '+ ', '-  ', '1. ', '  - ', '', '> - ');

@@ -5,7 +5,8 @@ import { TaskScanner, type Heading } from '../format/scan.js';
 import { sectionName } from '../format/section.js';
 import { toTask, type Task } from '../format/task.js';
 import { applyEdits, checkReading, lineAt } from './check-reading.js';
-import { sectionMatches } from '../format/worktree-section.js';
+import { sectionMatches, worktreeOf } from '../format/worktree-section.js';
+import { openForm } from './open-form.js';
 import type { Plan } from './plan.js';
 import { textRefusal } from './unclaimable.js';
 import { KeyCount, walk, type Seen } from './walk.js';
@@ -16,6 +17,7 @@ import { KeyCount, walk, type Seen } from './walk.js';
  * into), in the style of the task it follows (list marker, indentation,
  * numbering, line ending). In a section without tasks it goes after the
  * section's last line; a section that does not exist yet is created at the end.
+ * Its marker is the board's open form (see openForm).
  */
 export function add(src: ByteString, text: string, named?: string): Plan<Task> {
   const section = named === undefined ? undefined : sectionOf(named);
@@ -33,7 +35,8 @@ export function add(src: ByteString, text: string, named?: string): Plan<Task> {
   const model = (inSection.at(-1) ?? all.at(-1))?.t;
   const eol = lineEnding(src, model?.end);
   const prefix = prefixFor(src, model, inSection.length === 0);
-  const line = prefix + '[ ] ' + clean;
+  // The open marker of the section it joins, else the board's (a new section has no tasks of its own).
+  const line = prefix + openForm(src, inSection.length > 0 ? model!.section : null) + ' ' + clean;
   const starts = new Set(all.map((s) => s.t.start));
   const headingAt = new Map(scanner.headings.map((h) => [h.start, h]));
 
@@ -44,10 +47,7 @@ export function add(src: ByteString, text: string, named?: string): Plan<Task> {
   } else if (section !== undefined) {
     const found = scanner.headings.find((h) => sectionMatches(h.text, section));
     at = found ? sectionEnd(src, found, scanner.headings) : src.length;
-    if (!found) {
-      const worktrees = scanner.headings.some((h) => h.text.startsWith('Git Worktree '));
-      heading = bytes(`## ${worktrees ? 'Git Worktree ' : ''}${section}`) + eol + eol;
-    }
+    if (!found) heading = bytes(`## ${worktreeHeading(scanner.headings, section)}`) + eol + eol;
   } else {
     at = all.length > 0 ? afterLine(src, blockEnd(src, all.at(-1)!.t, starts, headingAt)) : src.length;
   }
@@ -75,6 +75,20 @@ export function add(src: ByteString, text: string, named?: string): Plan<Task> {
     return { edits: [edit], result: addedTask(next, lineNo), changes: [], added: { line: lineNo, text: clean } };
   }
   throw refusal instanceof MdclaimError ? new MdclaimError('USAGE', `cannot add "${clean}" there: ${refusal.message}`) : refusal;
+}
+
+/**
+ * The heading text of a new section: as named when it names a worktree
+ * itself (`Git Worktree kill`, `Worktree: web`), else in the form of the
+ * board's first worktree heading when it has one (`Worktree: ` + name), else the name.
+ */
+function worktreeHeading(headings: readonly Heading[], section: string): string {
+  if (worktreeOf(section) !== undefined) return section;
+  for (const h of headings) {
+    const name = worktreeOf(h.text);
+    if (name !== undefined) return h.text.slice(0, h.text.lastIndexOf(name)) + section;
+  }
+  return section;
 }
 
 /** The section as its heading reads back (see sectionName): one line, not empty. */

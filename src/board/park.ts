@@ -66,7 +66,7 @@ export function parkedTask(src: ByteString, s: Seen): Task {
 /** A lapsed claim (as it read) as parking leaves it: failed, no holder, its reason saying why. */
 export function parkedView(was: Task): Task {
   const attempts = attemptsOfTask(was);
-  const task = reshaped(was, { status: 'failed', reason: parkReason(attempts, was.by) }, ['by', 'claimedAt', 'lease', 'expiresAt', 'locks', 'notBefore', 'attempts']);
+  const task = reshaped(was, { status: 'failed', reason: parkReason(attempts, was.by) }, ['by', 'fields', 'claimedAt', 'lease', 'expiresAt', 'locks', 'notBefore', 'attempts']);
   return { ...task, ...recordedTries('failed', attempts) };
 }
 

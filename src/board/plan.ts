@@ -70,6 +70,11 @@ export function markerAndTriesEdit(src: ByteString, seen: Seen, marker: string, 
   return { start: seen.t.markerStart, end: seen.triesEnd, bytes: marker + src.slice(seen.t.marker.end, from) + tries };
 }
 
+/** The open marker a claim on this line gives back: `[]` for a line that was open as `[]` (see Marker.bare), else `[ ]`. */
+export function openMarker(seen: Seen): string {
+  return seen.t.marker.bare === true ? '[]' : '[ ]';
+}
+
 /** The attempts fields the line has now, for a change that keeps them. */
 export function keptTries(seen: Seen, status?: Task['status']): Pick<Task, 'attempts' | 'notBefore'> {
   if (seen.tries === null) return {};

@@ -23,7 +23,7 @@ export const FLAGS: Record<string, Flag> = {
   version: { short: 'V', text: 'print the version' },
   lease: { value: 'D', text: "the new claim's lease, kept on its line: it lapses D after its claim time, whoever looks (default 30m)" },
   tag: { value: 'T', text: 'only tasks tagged {T} (repeat: tasks with all of them)' },
-  section: { value: 'S', text: 'only tasks under heading S (or an ADW "Git Worktree S")' },
+  section: { value: 'S', text: 'only tasks under heading S (or a worktree heading naming S: "Git Worktree S", "Worktree: S")' },
   status: { value: 'S', text: 'only tasks in status S: open, blocked, claimed, done or failed' },
   commit: { value: 'C', switchIn: ['run'], text: "the commit that did it, kept in the task's marker" },
   reason: { value: 'R', text: "why it failed, kept on the task's line after // Failed:" },

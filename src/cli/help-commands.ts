@@ -192,7 +192,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     args: 'command',
     flags: ['shared', 'lock-timeout'],
     summary: "run a command holding the board's lock (--shared: only writers wait)",
-    about: "Run a command while holding the board's lock, the one every mdclaim operation takes, so the command may read or rewrite the file safely. Put -- before the command.",
+    about: "Run a command while holding the board's lock, the one every mdclaim operation takes, so the command may read or rewrite the file safely. A tool that picks a task and writes it must read the board, pick and write inside one mdclaim lock -- …: locking only its write lets it write back a board read before another claim. Put -- before the command.",
     examples: ["npx mdclaim lock -- sed -i 's/old/new/' tasks.md", 'npx mdclaim lock --shared -- cp tasks.md backup.md'],
     exits: "the command's own (128+n when signal n killed it)",
     ownFlagsOnly: true,
@@ -205,7 +205,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     options: {
       by: 'who claims (or MDCLAIM_BY; default: a new run-XXXXXXXX, printed once); the command also gets the claim time as MDCLAIM_CLAIMED_AT, for git hooks to fence with',
       worktree:
-        'run each task in its git worktree, made under the claim: a task under "## Git Worktree NAME" in DIR/NAME on branch NAME, any other in DIR/<id> on branch task-<id>; one task at a time per worktree (a path its claim holds), sections side by side; done records the worktree\'s HEAD; nothing in it is discarded. The command gets MDCLAIM_WORKTREE, MDCLAIM_BRANCH and MDCLAIM_BASE. See mdclaim worktrees',
+        'run each task in its git worktree, made under the claim: a task under "## Git Worktree NAME" (or "## Worktree: NAME") in DIR/NAME on branch NAME, any other in DIR/<id> on branch task-<id>; one task at a time per worktree (a path its claim holds), sections side by side; done records the worktree\'s HEAD; nothing in it is discarded. The command gets MDCLAIM_WORKTREE, MDCLAIM_BRANCH and MDCLAIM_BASE. See mdclaim worktrees',
       trees: 'with --worktree: where worktrees are made (default trees at the top of the repository)',
       base: "with --worktree: what a new worktree's branch starts from (default the repository's HEAD)",
       setup: 'with --worktree: a shell command run once in a new worktree before its first task (npm ci)',

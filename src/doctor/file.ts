@@ -1,4 +1,4 @@
-import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { lookAlikes } from '../file/look-alikes.js';
 import { unclaimable } from '../file/unclaimable-lines.js';
@@ -20,11 +20,14 @@ export function checkFile(path: string, now: number): Finding[] {
   const out: Finding[] = [];
   let exists = true;
   try {
-    if (!statSync(file).isFile()) return [finding('board', 'fail', `${file}: not a regular file`, 'give the board\'s path with --file or MDCLAIM_FILE')];
-    out.push(finding('board', 'ok', file));
-  } catch {
+    const st = statSync(file);
+    if (!st.isFile()) return [finding('board', 'fail', `${file}: not a regular file`, 'give the board\'s path with --file or MDCLAIM_FILE')];
+    // As a claim refuses it (see refuseLinked in storage/file-store.ts).
+    if (st.nlink > 1) out.push(finding('board', 'fail', `${file}: has ${st.nlink} hard links, and a replace would split them into separate boards: mdclaim refuses it`, `keep one name: find the others with find / -xdev -samefile ${file}, remove them, and make each a symlink to ${file} (ln -s)`));
+    else out.push(finding('board', 'ok', file));
+  } catch (err) {
     exists = false;
-    out.push(finding('board', 'fail', `${file}: no such file`, `npx mdclaim init --file ${path}, or give the board's path with --file or MDCLAIM_FILE`));
+    out.push(missing(path, file, err));
   }
 
   const network = networkFs(real, process.platform);
@@ -35,6 +38,25 @@ export function checkFile(path: string, now: number): Finding[] {
   out.push(permissions(real, exists ? file : null));
   if (exists) out.push(...reading(file, now));
   return out;
+}
+
+/** Why the board cannot be opened, and a fix that works for that case. */
+function missing(path: string, file: string, err: unknown): Finding {
+  if ((err as NodeJS.ErrnoException).code === 'ELOOP') {
+    return finding('board', 'fail', `${file}: a loop of symlinks, which leads to no file`, `point it at the board: ln -sfn /path/to/tasks.md ${path}; or remove it (rm ${path}) and run npx mdclaim init --file ${path}`);
+  }
+  let link: string | null = null;
+  try {
+    link = readlinkSync(file);
+  } catch {
+    // Not a symlink: nothing there.
+  }
+  if (link !== null) {
+    const target = resolve(dirname(file), link);
+    const mkdir = existsSync(dirname(target)) ? '' : `mkdir -p ${dirname(target)} && `;
+    return finding('board', 'fail', `${file}: a symlink to ${link}, which does not exist`, `point it at the board (ln -sfn /path/to/tasks.md ${path}), or create its target: ${mkdir}npx mdclaim init --file ${target}`);
+  }
+  return finding('board', 'fail', `${file}: no such file`, `npx mdclaim init --file ${path}, or give the board's path with --file or MDCLAIM_FILE`);
 }
 
 /** A claim writes the board, and creates temp files (and, with the mkdir lock, lock directories) beside it. */
@@ -60,6 +82,6 @@ function reading(file: string, now: number): Finding[] {
   const out = [finding('reading', 'ok', `${tasks.length} task${tasks.length === 1 ? '' : 's'} read, ${open} open or waiting`)];
   for (const u of unclaimable(src, now)) out.push(finding('reading', 'fail', `${file}:${u.line}: a claim is refused: ${u.message}`, 'fix the line: next passes over it, so no claimer will ever run it'));
   const text = readFileSync(file, 'utf8');
-  for (const line of lookAlikes(text, tasks)) out.push(finding('reading', 'warn', `${file}:${line}: looks like a task but is not one (a marker with no text, or in a code block, quote or HTML)`, 'move it out of the block and give it a text, if it is meant as a task'));
+  for (const l of lookAlikes(text, tasks)) out.push(finding('reading', 'warn', `${file}:${l.line}: looks like a task but is not one: ${l.why}`, 'write it as a task line (docs/FORMAT.md), if it is meant as one'));
   return out;
 }

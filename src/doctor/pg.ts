@@ -1,4 +1,9 @@
-import { Db } from '../pg/db.js';
+import { listTasks } from '../board/walk.js';
+import { lookAlikes } from '../file/look-alikes.js';
+import { toByteString } from '../format/bytes.js';
+import { Db, type Conn } from '../pg/db.js';
+import { renderDocument } from '../pg/render.js';
+import { readDocument } from '../pg/transfer.js';
 import { findBoard } from '../pg/boards.js';
 import { schemaVersion } from '../pg/migrate.js';
 import { LATEST } from '../pg/schema.js';
@@ -18,9 +23,13 @@ export async function checkPg(url: string): Promise<Finding[]> {
       else if (version < LATEST) out.push(finding('schema', 'warn', version === 0 ? 'no mdclaim schema yet: the first command creates it' : `version ${version}: the first command upgrades it to ${LATEST}`, `npx mdclaim migrate --file URL, to do it now (it needs the right to create tables)`));
       else out.push(finding('schema', 'ok', `version ${version}, this mdclaim's`));
       if (version <= LATEST) {
-        if (version === 0 || (await findBoard(c, target.board)) === null) {
+        const board = version === 0 ? null : await findBoard(c, target.board);
+        if (board === null) {
           out.push(finding('board', 'fail', `no board "${target.board}" in ${target.display}`, 'npx mdclaim import tasks.md --to URL, or npx mdclaim add "…" --file URL'));
-        } else out.push(finding('board', 'ok', `board "${target.board}"`));
+        } else {
+          out.push(finding('board', 'ok', `board "${target.board}"`));
+          out.push(...(await reading(c, board, target.board)));
+        }
       }
       out.push(pooler(target.connectionString, server!.port));
       return out;
@@ -30,6 +39,14 @@ export async function checkPg(url: string): Promise<Finding[]> {
   } finally {
     await db.end().catch(() => {});
   }
+}
+
+/** The lines of the board's document that look like tasks but are none, as for a file board (see lookAlikes). */
+async function reading(c: Conn, board: number, name: string): Promise<Finding[]> {
+  const { rows, tail } = await readDocument(c, board);
+  const doc = renderDocument(rows, tail);
+  const tasks = listTasks(toByteString(doc));
+  return lookAlikes(doc.toString('utf8'), tasks).map((l) => finding('reading', 'warn', `board "${name}", line ${l.line}: looks like a task but is not one: ${l.why}`, 'write it as a task line (docs/FORMAT.md), if it is meant as one'));
 }
 
 /**

@@ -44,7 +44,10 @@ export interface NextFilter {
  */
 export function claimChange(src: ByteString, seen: Seen, args: ClaimArgs): Plan<Task> {
   const claimedAt = formatClaimedAt(args.now);
-  const marker = { status: 'claimed' as const, by: args.by, claimedAt, leaseMs: args.leaseMs };
+  // A line open as `[]` (or a claim of one, taken over) says so in its claim, for a give-back to write `[]` again.
+  const m = seen.t.marker;
+  const bare = m.bare === true || (m.status !== 'claimed' && m.end - seen.t.markerStart === 2);
+  const marker = { status: 'claimed' as const, by: args.by, claimedAt, leaseMs: args.leaseMs, bare };
   const counting = countsAttempts(seen, args.maxAttempts);
   // Saturates at the most a line records: a count never stops a claim.
   const attempts = Math.min(attemptsOf(seen.t.marker.status, seen.tries) + 1, MAX_ATTEMPTS);
@@ -55,7 +58,7 @@ export function claimChange(src: ByteString, seen: Seen, args: ClaimArgs): Plan<
   const edits = [lineEdit, ...dropLocks(src, seen)];
   const text = utf8(src, seen.text[0], seen.text[1]);
   const want: Changed['want'] = { status: 'claimed', text, by: args.by, claimedAt, lease: formatDuration(args.leaseMs), ...tries, locks: [] };
-  const later = () => withTries(reshaped(taskOf(src, seen), { status: 'claimed', by: args.by, ...claimTimes(marker) }, ['commit', 'reason', 'locks']), tries);
+  const later = () => withTries(reshaped(taskOf(src, seen), { status: 'claimed', by: args.by, ...claimTimes(marker) }, ['commit', 'fields', 'reason', 'locks']), tries);
   return { edits, later, changes: [{ seen, want }] };
 }
 

@@ -9,7 +9,7 @@ import { cutoff } from '../board/claimable.js';
 import { refuseRetaken } from './held.js';
 import { foldReason } from '../board/requests.js';
 import { notHolder } from '../board/conflict.js';
-import { dropLocks, markerAndTriesEdit, markerPlan, wantOf, withTries, type Plan } from '../board/plan.js';
+import { dropLocks, markerAndTriesEdit, markerPlan, openMarker, wantOf, withTries, type Plan } from '../board/plan.js';
 import { attemptsOf, recordedTries, renderTries } from '../format/attempts.js';
 import { lookup, sameText, taskOf, type Seen } from '../board/walk.js';
 
@@ -47,12 +47,12 @@ export function held(src: ByteString, id: string, who: Holder): { seen: Seen; ta
 export function heartbeat(src: ByteString, id: string, who: Holder, now: number): Plan<Task> {
   const { seen, task } = held(src, id, who);
   refuseRetaken(src, seen, cutoff(now), task.id);
-  const marker = { status: 'claimed' as const, by: who.by, claimedAt: formatClaimedAt(now), ...(seen.t.marker.leaseMs === undefined ? {} : { leaseMs: seen.t.marker.leaseMs }) };
-  return markerPlan(seen, bytes(renderMarker(marker)), { ...task, ...claimTimes(marker) });
+  const marker = { status: 'claimed' as const, by: who.by, claimedAt: formatClaimedAt(now), bare: seen.t.marker.bare === true, ...(seen.t.marker.leaseMs === undefined ? {} : { leaseMs: seen.t.marker.leaseMs }) };
+  return markerPlan(seen, bytes(renderMarker(marker)), reshaped(task, claimTimes(marker), ['fields']));
 }
 
 function finished(task: Task, status: 'done' | 'failed' | 'open'): Task {
-  return reshaped(task, { status }, status === 'open' ? ['claimedAt', 'lease', 'expiresAt', 'locks', 'by'] : ['claimedAt', 'lease', 'expiresAt', 'locks']);
+  return reshaped(task, { status }, status === 'open' ? ['claimedAt', 'lease', 'expiresAt', 'locks', 'by', 'fields'] : ['claimedAt', 'lease', 'expiresAt', 'locks', 'fields']);
 }
 
 export function done(src: ByteString, id: string, who: Holder, commit?: string): Plan<Task> {
@@ -81,9 +81,9 @@ export function fail(src: ByteString, id: string, who: Holder, reason?: string):
 }
 
 /**
- * Give the task back: `[ ]`, and the attempt its claim counted with it (a
- * task handed back unworked was not tried), so claim + release restores a
- * `[ ]` line byte for byte (its locks go too).
+ * Give the task back: open as it was (see openMarker), and the attempt its
+ * claim counted with it (a task handed back unworked was not tried), so
+ * claim + release restores the line byte for byte (its locks go too).
  */
 export function release(src: ByteString, id: string, who: Holder): Plan<Task> {
   const { seen, task } = held(src, id, who);
@@ -100,7 +100,7 @@ export function retry(src: ByteString, id: string, who: Holder, notBefore: strin
 }
 
 function giveBack(src: ByteString, seen: Seen, task: Task, attempts: number, notBefore?: string): Plan<Task> {
-  const open = bytes(renderMarker({ status: 'open' }));
+  const open = openMarker(seen);
   const result = withTries(finished(task, 'open'), recordedTries('open', attempts, notBefore));
   const edit = markerAndTriesEdit(src, seen, open, renderTries('open', attempts, notBefore));
   return { edits: [edit, ...dropLocks(src, seen)], result, changes: [{ seen, want: wantOf(result) }] };

@@ -2,7 +2,7 @@ import { MdclaimError, usage } from '../errors.js';
 import { named } from '../format/named.js';
 import { utf8, type ByteString } from '../format/bytes.js';
 import { parseDeclared } from '../format/declared.js';
-import { locksAfter, mayHoldLocks } from '../format/locks.js';
+import { locksAfter, lockSince, mayHoldLocks } from '../format/locks.js';
 import { normalisePath, type PathMode } from '../format/paths.js';
 import { blockingHold, holdsPaths, type Cutoff, type ModedPath } from '../board/claimable.js';
 import type { Paths } from '../board/path-types.js';
@@ -64,7 +64,8 @@ function claimHolds(src: ByteString, s: Seen, into: Hold[]): void {
   d.reads.forEach(declared('read'));
   for (const lock of locksAfter(src, s.t.end)) {
     const n = normalisePath(lock.path);
-    if ('path' in n) into.push({ path: n.path, mode: lock.mode, kind: 'locked', seen: s, ...(lock.since === undefined ? {} : { since: lock.since }) });
+    const since = lockSince(lock.since);
+    if ('path' in n) into.push({ path: n.path, mode: lock.mode, kind: 'locked', seen: s, ...(since === undefined ? {} : { since }) });
   }
 }
 

@@ -1,11 +1,9 @@
 import type { ByteString } from '../format/bytes.js';
-import { bytes } from '../format/bytes.js';
-import { renderMarker } from '../format/marker.js';
 import { textBetween, toTask, type Task } from '../format/task.js';
 import { atBudget, countsAttempts, parkEdit } from '../board/park.js';
 import { attemptsOf, recordedTries, renderTries } from '../format/attempts.js';
 import { cutoff, isLapsed, isOlderThan } from '../board/claimable.js';
-import { dropLocks, markerAndTriesEdit, type Changed, type Plan } from '../board/plan.js';
+import { dropLocks, markerAndTriesEdit, openMarker, type Changed, type Plan } from '../board/plan.js';
 import { KeyCount, seenAt, walkLines, type Seen } from '../board/walk.js';
 
 export interface ReapArgs {
@@ -21,7 +19,8 @@ export interface ReapArgs {
 
 /**
  * Revert every claim past its own lease (and, with a TTL, every claim that
- * old) to `[ ]`. It runs under the same exclusive lock as claims, on the bytes
+ * old) to open (`[]` again for a line that was `[]`, see openMarker). It runs
+ * under the same exclusive lock as claims, on the bytes
  * just read, so a claim renewed or re-taken a moment earlier is seen as fresh
  * and left alone.
  */
@@ -40,7 +39,6 @@ export function reap(src: ByteString, args: ReapArgs): Plan<Task[]> {
   });
   const reaped = stale.map((s) => toTask(src, s.t, keys.idOf(src, s)));
   if (args.dryRun) return { edits: [], result: reaped, changes: [] };
-  const open = bytes(renderMarker({ status: 'open' }));
   const changes: Changed[] = [];
   // A reopened task's path locks leave with its claim, in the same write; its attempts stay counted.
   const edits = stale.flatMap((s, i) => {
@@ -54,7 +52,7 @@ export function reap(src: ByteString, args: ReapArgs): Plan<Task[]> {
     // The lapsed claim stays counted where the line counts, or a budget asks for it.
     const counted = countsAttempts(s, args.maxAttempts) ? attempts : 0;
     changes.push({ seen: s, want: { status: 'open', text, locks: [], ...recordedTries('open', counted) } });
-    return [markerAndTriesEdit(src, s, open, renderTries('open', counted)), ...dropLocks(src, s)];
+    return [markerAndTriesEdit(src, s, openMarker(s), renderTries('open', counted)), ...dropLocks(src, s)];
   });
   return { edits, result: reaped, changes };
 }

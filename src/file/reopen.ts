@@ -24,7 +24,7 @@ export function reopen(src: ByteString, id: string): Plan<Task> {
   if (!seen) throw notReopenable(taskOf(src, found[0]!));
   const task = taskOf(src, seen);
   // A person's decision to try again: the count of attempts starts over.
-  const result = reshaped(task, { status: 'open' }, ['by', 'commit', 'reason', 'claimedAt', 'lease', 'expiresAt', 'attempts', 'notBefore']);
+  const result = reshaped(task, { status: 'open' }, ['by', 'commit', 'fields', 'reason', 'claimedAt', 'lease', 'expiresAt', 'attempts', 'notBefore']);
   const open = bytes(renderMarker({ status: 'open' }));
   // A failure's reason follows its text (and attempts): one edit from the marker to the line's end drops them.
   const edit = seen.t.marker.status === 'failed'

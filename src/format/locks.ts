@@ -1,4 +1,6 @@
 import { bytes, utf8, type ByteString } from './bytes.js';
+import { claimInstant } from './claim-time.js';
+import { formatClaimedAt } from './marker.js';
 import type { PathMode } from './paths.js';
 import type { TaskLine } from './scan.js';
 
@@ -21,6 +23,17 @@ export interface PathLock {
   path: string;
   /** When the lock was taken, RFC 3339 as a claim time. */
   since?: string;
+}
+
+/**
+ * A lock line's `since` as every board reads it: the instant it names (read
+ * by claimInstant, as a claim time is), written as mdclaim writes times, to
+ * the second; undefined when it names none. So `+00:00` and `.5Z` are read
+ * alike by a file board and by a PostgreSQL board's import.
+ */
+export function lockSince(text: string | undefined): string | undefined {
+  const at = text === undefined ? null : claimInstant(text);
+  return at === null ? undefined : formatClaimedAt(at);
 }
 
 /** A lock line and where it is: [start, end) is the line without its line ending. */

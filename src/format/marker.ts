@@ -1,9 +1,10 @@
-import { bytes, utf8, type ByteString } from './bytes.js';
+import { bytes, type ByteString } from './bytes.js';
 import { DEFAULT_LEASE_MS, formatDuration, readDuration } from './duration.js';
+import { readFields } from './marker-fields.js';
 
 export type Status = 'open' | 'blocked' | 'claimed' | 'done' | 'failed';
 
-/** A status marker as read from a line: `[ ]`, `[⏰]`, `[🟡, by, at]`, `[🟡, by, at, lease]`, `[✅ commit, by]`, `[❌, by]`, `[x]`. */
+/** A status marker as read from a line: `[ ]`, `[⏰]`, `[🟡, by, at]`, `[🟡, by, at, lease]`, `[✅ commit, by]`, `[❌, by]`, `[x]`, and the forms other ADW tools write (see readFields). */
 export interface Marker {
   status: Status;
   /** Byte offset just past the closing `]`. */
@@ -14,6 +15,10 @@ export interface Marker {
   /** The claim's own lease in milliseconds, when the line says (`, 2h` after claimed_at); else the default 30m. */
   leaseMs?: number;
   commit?: string;
+  /** Fields of a tool's own form that no rule places (an id, a worktree path), as written. */
+  fields?: string[];
+  /** A claim of a line that was open as `[]`, told by U+FE0F after its 🟡: a give-back writes `[]` again. */
+  bare?: true;
 }
 
 // The emoji as they appear in a latin1 byte string (their UTF-8 bytes).
@@ -22,9 +27,8 @@ const DONE = bytes('✅');
 const FAILED = bytes('❌');
 const BLOCKED = bytes('⏰');
 const VS16 = bytes('\uFE0F'); // emoji presentation selector some editors add
+const SIGNS = [[CLAIMED, 'claimed'], [DONE, 'done'], [FAILED, 'failed'], [BLOCKED, 'blocked']] as const;
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
-const TOKEN = /^[^\s,\]]+$/;
 const BY = /^[A-Za-z0-9._:@-]{1,64}$/;
 
 /** Is `by` a valid claimant id (the adw_id): 1–64 of `[A-Za-z0-9._:@-]`? */
@@ -58,13 +62,16 @@ export function parseMarker(src: ByteString, pos: number): Marker | null {
 
   if (inner === '' || inner === ' ') return { status: 'open', end };
   if (inner === 'x' || inner === 'X') return { status: 'done', end };
-  if (inner === BLOCKED || inner === BLOCKED + VS16) return { status: 'blocked', end };
+  if (inner.startsWith(',')) return readFields(inner, 'open', end);
 
-  for (const [emoji, status] of [[CLAIMED, 'claimed'], [DONE, 'done'], [FAILED, 'failed']] as const) {
+  for (const [emoji, status] of SIGNS) {
     if (!inner.startsWith(emoji)) continue;
     let rest = inner.slice(emoji.length);
-    if (rest.startsWith(VS16)) rest = rest.slice(VS16.length);
-    return readFields(rest, status, end);
+    const selector = rest.startsWith(VS16);
+    if (selector) rest = rest.slice(VS16.length);
+    const m = readFields(rest, status, end);
+    if (m !== null && selector && status === 'claimed') m.bare = true;
+    return m;
   }
   return null;
 }
@@ -117,7 +124,7 @@ function isLeaseChar(c: number): boolean {
 const latin1 = (text: string) => [...bytes(text)].map((c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
 const BY_RE = '[A-Za-z0-9._:@-]{1,64}';
 const TIME_RE = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ';
-const CANONICAL_CLAIM = new RegExp(`\\[${latin1('🟡')}, ${BY_RE}, ${TIME_RE}\\]`, 'y');
+const CANONICAL_CLAIM = new RegExp(`\\[${latin1('🟡')}(?:${latin1('\uFE0F')})?, ${BY_RE}, ${TIME_RE}\\]`, 'y');
 const CANONICAL_DONE = new RegExp(`\\[${latin1('✅')}(?: [A-Za-z0-9._/-]{1,64})?, ${BY_RE}\\]`, 'y');
 const CANONICAL_FAILED = new RegExp(`\\[${latin1('❌')}, ${BY_RE}\\]`, 'y');
 
@@ -150,7 +157,7 @@ export function markerStatus(src: ByteString, pos: number, close: number): Statu
 
 /**
  * Where the claim time of `[🟡, by, YYYY-MM-DDTHH:MM:SSZ]` (the claim mdclaim
- * writes) starts, for the marker at `pos`; -1 for any other marker. The
+ * writes, with U+FE0F after the 🟡 for a line that was `[]`) starts, for the marker at `pos`; -1 for any other marker. The
  * caller checks what follows the `]`.
  */
 export function canonicalClaimTime(src: ByteString, pos: number): number {
@@ -171,52 +178,21 @@ function isCanonicalTime(src: ByteString, at: number): boolean {
   return true;
 }
 
-/** The fields after the emoji: `, by, at, lease` (claimed), ` commit, by` (done), `, by` (failed). */
-function readFields(rest: string, status: 'claimed' | 'done' | 'failed', end: number): Marker | null {
-  const marker: Marker = { status, end };
-  let head = rest;
-  let fields: string[] = [];
-  const comma = rest.indexOf(',');
-  if (comma >= 0) {
-    head = rest.slice(0, comma);
-    fields = rest.slice(comma + 1).split(',').map((f) => f.trim());
-  }
-  const commit = head.trim();
-  if (commit !== '') {
-    // Only a done marker carries a word before its first comma (the commit).
-    if (status !== 'done' || !/^\s/.test(head) || !TOKEN.test(commit)) return null;
-    marker.commit = utf8(commit);
-  }
-  const max = status === 'claimed' ? 3 : 1;
-  if (fields.length > max || fields.some((f) => !TOKEN.test(f))) return null;
-  // The bytes of a hand-typed name (`José`) read as the text they encode, as the task's text is.
-  if (fields[0] !== undefined) marker.by = utf8(fields[0]);
-  if (fields[1] !== undefined) {
-    if (!RFC3339.test(fields[1])) return null;
-    marker.claimedAt = fields[1];
-  }
-  if (fields[2] !== undefined) {
-    // A lease only follows a claim time: an untimed claim has no age to measure it from.
-    const ms = readDuration(fields[2]);
-    if (ms === null) return null;
-    marker.leaseMs = ms;
-  }
-  return marker;
-}
-
 /**
  * Write a marker for a status (as UTF-8 text; callers encode). A claim's lease
  * is written only when it differs from the default 30m, so boards that never
- * use another lease stay in ADW's three-field form.
+ * use another lease stay in ADW's three-field form. A claim of a line open as
+ * `[]` (`bare`) carries U+FE0F after its 🟡, which shows nothing and reads the
+ * same to every ADW reader, so a give-back can write `[]` again.
  */
-export function renderMarker(m: { status: Status; by?: string; claimedAt?: string; leaseMs?: number; commit?: string }): string {
+export function renderMarker(m: { status: Status; by?: string; claimedAt?: string; leaseMs?: number; commit?: string; bare?: boolean }): string {
   switch (m.status) {
     case 'open':
       return '[ ]';
     case 'blocked':
       return '[⏰]';
     case 'claimed':
-      return `[🟡${m.by ? `, ${m.by}` : ''}${m.by && m.claimedAt ? `, ${m.claimedAt}${leaseField(m.leaseMs)}` : ''}]`;
+      return `[🟡${m.bare ? '\uFE0F' : ''}${m.by ? `, ${m.by}` : ''}${m.by && m.claimedAt ? `, ${m.claimedAt}${leaseField(m.leaseMs)}` : ''}]`;
     case 'done':
       return `[✅${m.commit ? ` ${m.commit}` : ''}${m.by ? `, ${m.by}` : ''}]`;
     case 'failed':

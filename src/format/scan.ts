@@ -3,6 +3,7 @@ import { FENCE, PARA } from './blocks.js';
 import { FastBlockReader } from './fast-lines.js';
 import { canonicalClaimTime, endsToken, markerStatus, parseMarker, type Marker, type Status } from './marker.js';
 import { endsAsParagraph } from './para-end.js';
+import { worktreeOf } from './worktree-section.js';
 import type { SettledRuns } from './settled-run.js';
 
 /**
@@ -29,7 +30,7 @@ export interface TaskLine {
   /** Byte offset of the marker's `[`. */
   markerStart: number;
   marker: Marker;
-  /** Text of the nearest heading above, outside block quotes; undefined when there is none. */
+  /** Text of the heading of its section, outside block quotes (the nearest heading above, or the worktree heading it is under, see addHeading); undefined when there is none. */
   section?: string;
 }
 
@@ -68,6 +69,8 @@ export class TaskScanner extends FastBlockReader {
   section: string | undefined = undefined;
 
   private current: string | undefined = undefined;
+  // The level of the worktree heading `current` is, else 0.
+  private worktreeLevel = 0;
   // Task lines read, as parallel arrays reused from the start whenever all are handed out:
   // [head, ready) are final, [ready, count) wait for their paragraph to end.
   private readonly bLine: number[] = [];
@@ -248,9 +251,17 @@ export class TaskScanner extends FastBlockReader {
     this.addHeading({ line: this.lineNo, start: this.lineStart, end: this.lineEnd, level, text: utf8(this.src, from, to).trim() });
   }
 
+  /**
+   * A heading starts a section, but inside a worktree section (see
+   * worktreeOf) a deeper heading is a sub-heading of it: the section runs to
+   * the next heading of its own level or higher, so its tasks keep their
+   * worktree and their [⏰] chain across a `### Backend`.
+   */
   private addHeading(h: Heading): void {
     this.headings.push(h);
+    if (this.worktreeLevel > 0 && h.level > this.worktreeLevel) return;
     this.current = h.text;
+    this.worktreeLevel = worktreeOf(h.text) === undefined ? 0 : h.level;
   }
 }
 

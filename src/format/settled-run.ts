@@ -5,7 +5,8 @@ import { bytes } from './bytes.js';
  * their first open task: top-level bullet items (`- `, `* `, `+ ` at the
  * start of the line, one space) whose marker is done (`[x]`, `[X]`,
  * `[✅ commit, by]`, `[✅, by]`), failed (`[❌, by]`), or the claim mdclaim
- * writes with the default lease (`[🟡, by, <time>]`) with a claim time later
+ * writes with the default lease (`[🟡, by, <time>]`, U+FE0F after the 🟡 for a
+ * line that was `[]`) with a claim time later
  * than `claimedAfter`, each followed by text and a `\n` or `\r\n`.
  *
  * Each such line is a task line whatever comes before it (a top-level item
@@ -39,7 +40,7 @@ function build(claimedAfter: string): SettledRuns {
     '\\[[xX]\\]',
     `\\[${latin1('✅')}(?: [A-Za-z0-9._/-]{1,64})?, ${by}\\]`,
     `\\[${latin1('❌')}, ${by}\\]`,
-    `\\[${latin1('🟡')}, ${by}, ${laterThan(claimedAfter)}\\]`,
+    `\\[${latin1('🟡')}(?:${latin1('\uFE0F')})?, ${by}, ${laterThan(claimedAfter)}\\]`,
   ].join('|');
   const line = `(?:${marker})[ \\t]+[^ \\t\\r\\n][^\\r\\n]*\\r?\\n`;
   return { items: new RegExp(`(?:[-*+] ${line})+`, 'y'), bare: new RegExp(`(?:[ \\t]*${line})+`, 'y') };

@@ -4,7 +4,7 @@ import { utf8, type ByteString } from './bytes.js';
 import { DEFAULT_LEASE_MS, formatDuration } from './duration.js';
 import { formatClaimedAt, type Marker, type Status } from './marker.js';
 import { DECLARATION, mayDeclare, parseDeclared, withoutCode } from './declared.js';
-import { locksAfter, type PathLock } from './locks.js';
+import { locksAfter, lockSince, type PathLock } from './locks.js';
 import type { TaskLine } from './scan.js';
 
 /** A task as the library and `--json` show it. */
@@ -23,6 +23,8 @@ export interface Task {
   /** When a timed claim lapses, claimed_at + lease, RFC 3339 UTC to the second. */
   expiresAt?: string;
   commit?: string;
+  /** Fields a tool wrote in the marker that mdclaim does not place (an id, a worktree path), as written; only when there are some. */
+  fields?: string[];
   reason?: string;
   /** How many times the task was claimed, when its line records it (` // Attempts: N`); a line without it has had none, or the one claim its marker shows. */
   attempts?: number;
@@ -138,6 +140,7 @@ export function toTask(src: ByteString, t: TaskLine, id: string): Task {
     if (at !== undefined) task.expiresAt = at;
   }
   if (f.commit !== undefined) task.commit = f.commit;
+  if (t.marker.fields !== undefined) task.fields = t.marker.fields;
   if (f.reason !== undefined) task.reason = f.reason;
   if (f.attempts !== undefined) {
     task.attempts = f.attempts;
@@ -150,7 +153,12 @@ export function toTask(src: ByteString, t: TaskLine, id: string): Task {
     if (d.reads.length > 0) task.reads = d.reads;
   }
   const locks = locksAfter(src, t.end);
-  if (locks.length > 0) task.locks = locks.map(({ mode, path, since }) => (since === undefined ? { mode, path } : { mode, path, since }));
+  if (locks.length > 0) {
+    task.locks = locks.map(({ mode, path, since: written }) => {
+      const since = lockSince(written);
+      return since === undefined ? { mode, path } : { mode, path, since };
+    });
+  }
   return task;
 }
 

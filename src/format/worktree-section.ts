@@ -1,11 +1,17 @@
-/** Does a section heading name `wanted`, as its text or as an ADW `Git Worktree <name>`? */
+/** Does a section heading name `wanted`, as its text or as the worktree it names (see worktreeOf)? */
 export function sectionMatches(section: string | undefined, wanted: string): boolean {
   if (section === undefined) return false;
   return section === wanted || worktreeOf(section) === wanted;
 }
 
-/** The `<name>` of an ADW `Git Worktree <name>` heading, else undefined. */
+// `Git Worktree NAME` (ADW, agf), `Worktree: NAME` and `Worktree NAME` (mhmdez/adw), the words in any case;
+// a trailing `{…}` (agf's worktree id) is not part of the name. Without the colon the name is one word,
+// so a heading such as `Worktree setup notes` stays a plain section.
+const WORKTREE = /^(?:git\s+worktree\s+(.*?)|worktree:\s*(.*?)|worktree\s+(\S+))(?:\s*\{[^{}]*\})?$/i;
+
+/** The `NAME` of a worktree heading (`Git Worktree NAME`, `Worktree: NAME`, `Worktree NAME`), else undefined. */
 export function worktreeOf(section: string): string | undefined {
-  const worktree = /^Git Worktree\s+(.+)$/.exec(section);
-  return worktree === null ? undefined : worktree[1]!.trim();
+  const worktree = WORKTREE.exec(section);
+  const name = worktree === null ? undefined : (worktree[1] ?? worktree[2] ?? worktree[3])!.trim();
+  return name === undefined || name === '' ? undefined : name;
 }

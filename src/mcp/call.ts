@@ -6,7 +6,7 @@ import type { TaskBoard } from '../board/types.js';
 import { errorReport, usage } from '../errors.js';
 import type { Session } from './session.js';
 import { TOOLS } from './tools.js';
-import { withTargets } from '../platform/followed-path.js';
+import { namesTouched } from '../platform/same-file.js';
 
 /** A tool's answer: the JSON `--json` prints, as structured content and as text; a refusal is the CLI's one line. */
 export interface ToolResult {
@@ -64,10 +64,12 @@ async function dispatch(s: Session, board: TaskBoard, name: string, a: Args): Pr
     case 'add':
       return { task: await board.add(required(a, 'text'), opt(a, 'section', str(a, 'section'))) };
     case 'paths_check': {
-      // As guard and paths check ask: every name a write through a symlink touches (a file board's paths are its directory's; a database board's the server's working directory's).
+      // As guard and paths check ask: every name a write through a symlink or a hard link touches (a file board's paths are its directory's; a database board's the server's working directory's).
       const base = pathsBase(board, process.cwd());
-      const follow = (paths: string[] | undefined) => paths && withTargets(base, paths);
-      return { paths: await s.checkPaths({ ...opt(a, 'writes', follow(list(a, 'writes'))), ...opt(a, 'reads', follow(list(a, 'reads'))) }) };
+      const held = async () => (await board.paths()).map((h) => h.path);
+      const follow = async (paths: string[] | undefined) => paths && (await namesTouched(base, paths, held));
+      const [writes, reads] = [await follow(list(a, 'writes')), await follow(list(a, 'reads'))];
+      return { paths: await s.checkPaths({ ...opt(a, 'writes', writes), ...opt(a, 'reads', reads) }) };
     }
     case 'paths_lock':
       return { task: await s.lockPaths(id(a), { ...opt(a, 'writes', list(a, 'writes')), ...opt(a, 'reads', list(a, 'reads')) }) };

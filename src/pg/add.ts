@@ -6,7 +6,7 @@ import type { Task } from '../format/task.js';
 import { lockStructure } from './boards.js';
 import type { Conn } from './db.js';
 import { logged } from './history-sql.js';
-import { renderDocument, type DocRow } from './render.js';
+import { markerBytes, renderDocument, type DocRow } from './render.js';
 import { taskColumns, toTask, type TaskRow } from './rows.js';
 import { splitDocument, type Row } from './split.js';
 import { GAP, INSERT_ROWS, readDocument, rowsJson } from './transfer.js';
@@ -19,12 +19,8 @@ import { GAP, INSERT_ROWS, readDocument, rowsJson } from './transfer.js';
 // It writes only the bytes and section of rows, never a status, so a claim
 // racing it is never undone; and it holds the board's structural lock.
 
-const OPEN = Buffer.from('[ ]', 'latin1');
-
-/** What a row's marker reads as for placing a line: its bytes as imported, else an open marker (placement never depends on status). */
-function placeholder(r: DocRow): Buffer {
-  return r.marker ?? OPEN;
-}
+/** A row's marker as the document shows it: where the line goes never depends on it, the open form it is written in does (see openForm). */
+const placeholder = markerBytes;
 
 export async function addTask(c: Conn, board: number, text: string, section: string | undefined): Promise<Task> {
   await lockStructure(c, board);

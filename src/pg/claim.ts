@@ -1,3 +1,4 @@
+import { bareMarker } from './bare-sql.js';
 import { noTask } from '../board/resolve-id.js';
 import { notClaimable } from '../board/conflict.js';
 import { lineRefusal, refuseLine } from '../board/unclaimable.js';
@@ -26,7 +27,7 @@ const SET_ATTEMPTS = `not_before = NULL, ${setTries(`'claimed'`,
   'NULL')}`;
 
 const SET_CLAIM = `status = 'claimed', by = $2, claimed_at = date_trunc('second', now()), lease_ms = $3,
-  expires_at = date_trunc('second', now()) + $3::bigint * interval '1 millisecond', marker = NULL, commit = NULL, reason = NULL,
+  expires_at = date_trunc('second', now()) + $3::bigint * interval '1 millisecond', marker = ${bareMarker('t')}, commit = NULL, reason = NULL,
   ${SET_ATTEMPTS}`;
 
 // A claim never renews (a live claim is claimable by no one): a claim of a lapsed one, its holder's own too, takes it over.

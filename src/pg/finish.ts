@@ -6,6 +6,7 @@ import type { Conn } from './db.js';
 import { ambiguousKey } from '../board/messages.js';
 import { logged } from './history-sql.js';
 import { setTries } from './tries-sql.js';
+import { bareMarker } from './bare-sql.js';
 import { locksColumn, taskColumns, toTask, type TaskRow } from './rows.js';
 
 // The transitions only the holder may make. Each is one statement that
@@ -19,10 +20,10 @@ export type HolderVerb = 'heartbeat' | 'done' | 'fail' | 'release' | 'retry';
 
 // A retry's wait ends on a whole second, rounded up from now + the delay ($5, in ms), as the file board writes it.
 const NOT_BEFORE = `to_timestamp(ceil(extract(epoch FROM now() + $5::bigint * interval '1 millisecond')))`;
-const OPEN = `status = 'open', by = NULL, claimed_at = NULL, lease_ms = NULL, expires_at = NULL, marker = NULL`;
+const OPEN = `status = 'open', by = NULL, claimed_at = NULL, lease_ms = NULL, expires_at = NULL, marker = ${bareMarker('t')}`;
 
 const SET: Record<HolderVerb, string> = {
-  heartbeat: `claimed_at = date_trunc('second', now()), expires_at = date_trunc('second', now()) + t.lease_ms * interval '1 millisecond', marker = NULL`,
+  heartbeat: `claimed_at = date_trunc('second', now()), expires_at = date_trunc('second', now()) + t.lease_ms * interval '1 millisecond', marker = ${bareMarker('t')}`,
   done: `status = 'done', claimed_at = NULL, lease_ms = NULL, expires_at = NULL, commit = $5, marker = NULL`,
   // The reason goes where the text (and its attempts field) ends, as the file board writes it.
   fail: `status = 'failed', claimed_at = NULL, lease_ms = NULL, expires_at = NULL, reason = $5, body = overlay(t.body PLACING $6::bytea FROM t.text_end + t.tries_len + 1 FOR 0), marker = NULL`,

@@ -2,6 +2,7 @@ import type { Task } from '../format/task.js';
 import type { Conn } from './db.js';
 import { logged } from './history-sql.js';
 import { setTries } from './tries-sql.js';
+import { bareMarker } from './bare-sql.js';
 import { taskColumns, toTask, type TaskRow } from './rows.js';
 
 // The reaper is one statement: every claim past its own lease (or older than
@@ -21,7 +22,7 @@ const AT_BUDGET = (t: string, max: string) => `(${max}::int IS NOT NULL AND coal
 /** Reopen or park the rows of CTE `stale` (budget `max`), log each, and return them as they were. */
 function reapRows(stale: string, max: string, via: string): string {
   return `reaped AS (
-    UPDATE mdclaim.task t SET status = 'open', by = NULL, claimed_at = NULL, lease_ms = NULL, expires_at = NULL, marker = NULL,
+    UPDATE mdclaim.task t SET status = 'open', by = NULL, claimed_at = NULL, lease_ms = NULL, expires_at = NULL, marker = ${bareMarker('t')},
       -- The lapsed claim stays counted where the line counts, or a budget asks for it.
       ${setTries(`'open'`, `CASE WHEN t.attempts IS NOT NULL OR ${max}::int IS NOT NULL THEN coalesce(t.attempts, 1) ELSE 0 END`, 'NULL')}
     FROM ${stale} s WHERE t.uid = s.uid AND NOT ${AT_BUDGET('s', max)} RETURNING t.uid

@@ -24,11 +24,17 @@ export const DOC_COLUMNS = `t.uid, t.position, t.lead, t.marker, t.body, t.statu
   (SELECT json_agg(json_build_object('mode', l.mode, 'path', l.path, 'since', to_char(l.since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')) ORDER BY l.seq)
     FROM mdclaim.path_lock l WHERE l.task = t.uid) AS locks`;
 
-/** The marker as the file holds it: as imported until the first write, then rendered as the file board renders it. */
+/**
+ * The marker as the file holds it: as imported until the first write, then
+ * rendered as the file board renders it; a claim over a line that was `[]`
+ * (its marker column, see bareMarker) with U+FE0F, and `[]` once given back.
+ */
 export function markerBytes(r: DocRow): Buffer {
-  if (r.marker !== null) return r.marker;
+  const bare = r.marker !== null && r.marker.length === 2 && r.marker[0] === 0x5b && r.marker[1] === 0x5d;
+  if (r.marker !== null && !(bare && r.status !== 'open')) return r.marker;
   const m = renderMarker({
     status: r.status,
+    bare,
     ...(r.by === null ? {} : { by: r.by }),
     ...(r.claimed_at === null ? {} : { claimedAt: r.claimed_at }),
     ...(r.lease_ms === null ? {} : { leaseMs: Number(r.lease_ms) }),

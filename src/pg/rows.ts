@@ -117,6 +117,7 @@ export function toTask(r: TaskRow): Task {
   else if (r.claimed_at !== null) Object.assign(task, claimTimes({ claimedAt: r.claimed_at, leaseMs: Number(r.lease_ms) }));
   const commit = asWritten?.commit ?? r.commit;
   if (commit !== null) task.commit = commit;
+  if (asWritten?.fields !== undefined) task.fields = asWritten.fields;
   if (r.reason !== null) task.reason = r.reason;
   if (r.attempts !== null) task.attempts = r.attempts;
   if (r.not_before !== null) task.notBefore = r.not_before;

@@ -8,8 +8,7 @@ import { walk } from '../board/walk.js';
 import type { Status } from '../format/marker.js';
 import { DEFAULT_LEASE_MS } from '../format/duration.js';
 import { bytes } from '../format/bytes.js';
-import { lineEnding, lockIndent, locksAfter, renderLock, type PathLock } from '../format/locks.js';
-import { formatClaimedAt } from '../format/marker.js';
+import { lineEnding, lockIndent, locksAfter, lockSince, renderLock, type PathLock } from '../format/locks.js';
 import { normalisePath } from '../format/paths.js';
 import type { TaskLine } from '../format/scan.js';
 
@@ -125,11 +124,11 @@ function ownLocks(src: ByteString, t: TaskLine, lineEnd: number): { locks: PathL
   let out = '';
   for (const l of lines) {
     const n = normalisePath(l.path);
-    if (!('path' in n) || n.path !== l.path || l.since === undefined || locks.some((k) => k.path === l.path)) return none;
-    const at = claimInstant(l.since);
-    if (at === null || formatClaimedAt(at) !== l.since) return none;
-    locks.push({ mode: l.mode, path: l.path, since: l.since });
-    out += bytes(renderLock(indent, locks.at(-1)!)) + eol;
+    // Its time read as the file board reads it (see lockSince); export writes it in mdclaim's form.
+    const since = lockSince(l.since);
+    if (!('path' in n) || n.path !== l.path || since === undefined || locks.some((k) => k.path === l.path)) return none;
+    locks.push({ mode: l.mode, path: l.path, since });
+    out += bytes(renderLock(indent, { mode: l.mode, path: l.path, since: l.since! })) + eol;
   }
   return src.startsWith(out, lineEnd) ? { locks, end: lineEnd + out.length } : none;
 }

@@ -1,4 +1,5 @@
 import { answersChangeAt, type TaskBlocker } from '../board/standing.js';
+import { atDeadline } from '../storage/deadline.js';
 import type { TaskBoard } from '../board/types.js';
 import type { Task } from '../format/task.js';
 import type { ChangeSource } from '../board/types.js';
@@ -35,7 +36,7 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
   // clock until the reading asked for then comes back (so one frame never says both lapsed and held).
   let blockers: (TaskBlocker | null)[] = [];
   let standUntil = Infinity;
-  let changeTimer: NodeJS.Timeout | null = null;
+  let changeTimer: (() => void) | null = null;
   let events: WatchEvent[] = [];
   let problem: { message: string; since: number } | null = null;
   let help = false;
@@ -80,9 +81,10 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
       tasks = next.tasks;
       blockers = next.blockers;
       standUntil = answersChangeAt(tasks, readingSince);
-      if (changeTimer) clearTimeout(changeTimer);
-      // Read again once the clock has changed an answer (the database's clock too: a little after).
-      changeTimer = Number.isFinite(standUntil) ? setTimeout(poke, Math.max(0, standUntil + 100 - Date.now())) : null;
+      changeTimer?.();
+      // Read again once the clock has changed an answer (the database's clock too: a little after);
+      // a claim's lease can be years, past what one timer holds (see atDeadline).
+      changeTimer = Number.isFinite(standUntil) ? atDeadline(standUntil + 100, poke) : null;
       problem = null;
     } catch (err) {
       problem ??= { message: (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' '), since: readingSince };
@@ -107,7 +109,7 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
       finished = true;
       clearInterval(tick);
       if (readTimer) clearTimeout(readTimer);
-      if (changeTimer) clearTimeout(changeTimer);
+      changeTimer?.();
       if (drawTimer) clearTimeout(drawTimer);
       for (const [signal, handler] of signals) process.removeListener(signal, handler);
       o.terminal.close();

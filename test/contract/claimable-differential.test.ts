@@ -45,20 +45,25 @@ export function makeBoard(seed: number, now: number): string {
       const paths = r() < 0.45 ? ` {${pick(['writes', 'reads'])}: ${pick(PATHS)}}` : '';
       const kind = pick(['open', 'open', 'blocked', 'blocked', 'done', 'done', 'failed', 'live', 'lapsed', 'short', 'long', 'untimed'] as const);
       const retry = (kind === 'open' || kind === 'blocked') && r() < 0.3 ? ` // Attempts: 1, not before ${at(r() < 0.5 ? 90 * MIN : -90 * MIN)}` : '';
+      // mdclaim's forms and the other ADW tools' (docs/FORMAT.md, dialects), chosen by n: no randomness taken.
       const marker = {
-        open: '[ ]',
-        blocked: '[⏰]',
-        done: '[✅ abc1234, x]',
-        failed: '[❌, x]',
-        live: `[🟡, c${n}, ${at(-5 * MIN)}]`,
+        open: ['[ ]', '[]', `[, id${n}]`][n % 3]!,
+        blocked: ['[⏰]', `[⏰, t${n}]`][n % 2]!,
+        done: ['[✅ abc1234, x]', '[✅, taskab, 0c4f1d2e9b7a]', '[✅, 5e1c0b2, 9a7f3c21]'][n % 3]!,
+        failed: ['[❌, x]', '[❌ w-x]'][n % 2]!,
+        live: [`[🟡, c${n}, ${at(-5 * MIN)}]`, `[🟡\uFE0F, c${n}, ${at(-5 * MIN)}]`][n % 2]!,
         lapsed: `[🟡, c${n}, ${at(-90 * MIN)}]`,
         short: `[🟡, c${n}, ${at(-30 * MIN)}, 1m]`,
         long: `[🟡, c${n}, ${at(-90 * MIN)}, 1d]`,
-        untimed: `[🟡, c${n}]`,
+        untimed: [`[🟡, c${n}]`, `[🟡 c${n}, trees/t${n}]`][n % 2]!,
       }[kind];
       const reason = kind === 'failed' ? ' // Failed: broke' : '';
       lines.push(`- ${marker} ${text}${paths}${retry}${reason}`);
-      if ((kind === 'live' || kind === 'lapsed' || kind === 'untimed') && r() < 0.4) lines.push(`  - 🔒 ${pick(['write', 'read'])} ${pick(PATHS)} since ${at(-MIN)}`);
+      if ((kind === 'live' || kind === 'lapsed' || kind === 'untimed') && r() < 0.4) {
+        // The time in mdclaim's form, or in another RFC 3339 form a hand or another tool writes.
+        const since = at(-MIN);
+        lines.push(`  - 🔒 ${pick(['write', 'read'])} ${pick(PATHS)} since ${[since, since.replace('Z', '+00:00'), since.replace('Z', '.5Z')][n % 3]}`);
+      }
     }
     lines.push('');
   }

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { MdclaimError, usage } from '../../errors.js';
 import { EXIT } from '../exit.js';
 import { namesWritten } from '../../platform/followed-path.js';
+import { heldLinks } from '../../platform/same-file.js';
 import { asker, printJson } from '../output.js';
 import type { Command } from './types.js';
 
@@ -29,6 +30,9 @@ export const guard: Command = async (any, p, io) => {
   // The name written and, through a symlink, the file the kernel would open: both are asked about.
   const names = namesWritten(base, resolve(cwd, target));
   if (names.length === 0) return EXIT.OK;
+  // Through a hard link, the held name it shares its file with.
+  const held = async () => (await any.paths()).map((h) => h.path);
+  names.push(...(await heldLinks(base, [resolve(cwd, target)], held)).filter((n) => !names.includes(n)));
   const path = names[0]!;
   // Without a name, every holder is someone else: a made-up name holds nothing.
   const by = asker(p, 'guard');
