@@ -1,0 +1,84 @@
+import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+
+// A file board's history: one JSON line per event in `<board>.history.jsonl`
+// beside it, appended under the board's exclusive lock right after the
+// board's own write (FileStore.update). The board is written first, so a
+// crash between the two loses at most that write's lines and never records a
+// change the board does not show. The lock serialises mdclaim's appenders;
+// each append is one write(2) of whole lines on an O_APPEND descriptor, so
+// even a writer that ignores the lock lands after them, never inside a line.
+
+/** The journal of the board at `file` (its real path: every name of one board shares one journal). */
+export function journalOf(file: string): string {
+  return `${file}.history.jsonl`;
+}
+
+/** The journal, once it holds this many bytes, becomes `<journal>.1` (the older `.1` dropped) and a new one starts. */
+export const JOURNAL_CAP = 8 * 1024 * 1024;
+
+/** Test hook: SIGKILL this process before its Nth journal append, after that write's board write (see test/history-crash.test.ts). */
+const KILL_AT = Number(process.env['MDCLAIM_TEST_KILL_BEFORE_JOURNAL'] ?? 0);
+let appends = 0;
+
+/**
+ * Append `lines` (JSON, no line breaks in them) to the journal at `path`
+ * when it exists: a board keeps a history only when its journal is there
+ * (init makes it; `touch` starts one; removing it stops it). Returns null, or
+ * why the lines were not written: the caller warns, and its change stands.
+ */
+export function appendJournal(path: string, lines: readonly string[], cap = JOURNAL_CAP): string | null {
+  if (lines.length === 0) return null;
+  if (KILL_AT > 0 && ++appends === KILL_AT) process.kill(process.pid, 'SIGKILL');
+  const bytes = Buffer.from(lines.map((l) => `${l}\n`).join(''), 'utf8');
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    return why(err);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return 'not a regular file';
+    if (st.size > 0 && st.size + bytes.length > cap) {
+      // Under the board's lock: no other mdclaim appender can write to the old name meanwhile.
+      closeSync(fd);
+      fd = -1;
+      renameSync(path, `${path}.1`);
+      fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, st.mode & 0o777);
+    }
+    // One write(2) of the whole buffer: a short write of a regular file means a full disk or a size limit.
+    const n = writeSync(fd, bytes, 0, bytes.length);
+    return n === bytes.length ? null : `wrote ${n} of ${bytes.length} bytes`;
+  } catch (err) {
+    return why(err);
+  } finally {
+    if (fd >= 0) closeSync(fd);
+  }
+}
+
+/** Make an empty journal at `path`, where none is: the board keeps its history from now on. */
+export function startJournal(path: string): void {
+  closeSync(openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW, 0o644));
+}
+
+/** Every line the journal at `path` keeps, oldest first: its rotated part, then itself ([] when there is none). */
+export function readJournal(path: string): string[] {
+  const out: string[] = [];
+  for (const p of [`${path}.1`, path]) {
+    let text: string;
+    try {
+      text = readFileSync(p, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw err;
+    }
+    for (const l of text.split('\n')) if (l !== '') out.push(l);
+  }
+  return out;
+}
+
+function why(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  return e.code ? `${e.code} ${e.message.replace(/^[A-Z]+: /, '')}` : String(err);
+}
