@@ -6,11 +6,11 @@ import type { CommandSpec } from './help.js';
 export const COMMANDS: Record<string, CommandSpec> = {
   init: {
     args: 'none',
-    flags: ['agents', 'json'],
+    flags: ['agents', 'no-history', 'json'],
     summary: 'write a starter tasks.md where none exists',
     about:
-      'Write a short starter board (two sections, open tasks, a [⏰] task, tags, a {writes: …} declaration) at --file, default ./tasks.md, and print what to run next. It never writes over an existing file: that is exit 2, the file untouched.',
-    options: { json: '{"created", "tasks", "sections"}, or {"agents": text}', file: 'the board to create (default ./tasks.md, or MDCLAIM_FILE)' },
+      'Write a short starter board (two sections, open tasks, a [⏰] task, tags, a {writes: …} declaration) at --file, default ./tasks.md, with its history journal beside it (tasks.md.history.jsonl, empty; --no-history: none), and print what to run next. It never writes over an existing file: that is exit 2, the file untouched.',
+    options: { json: '{"created", "tasks", "sections", "history"}, or {"agents": text}', file: 'the board to create (default ./tasks.md, or MDCLAIM_FILE)' },
     examples: ['npx mdclaim init && npx mdclaim next --by me', 'npx mdclaim init --agents >> AGENTS.md'],
     exits: '0 created (or printed), 2 the file exists, 1 it cannot be created (no such directory, permission, full disk)',
     ownFlagsOnly: true,
@@ -94,7 +94,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: 'put a done or failed task back to open, to retry it',
     about:
       'Put a done or failed task back to open ([ ]), dropping its commit or its failure reason, so it can be claimed again. A claim is not reopened: its holder releases it (a lapsed one is the reaper\'s).',
-    options: { by: "who reopens it (or MDCLAIM_BY): kept in a PostgreSQL board's history" },
+    options: { by: "who reopens it (or MDCLAIM_BY): kept in the board's history" },
     examples: ['npx mdclaim reopen 3f2a9c', 'npx mdclaim reopen PLAT-12 --by alice --json'],
     exits: '0 reopened, 3 no such task, 4 claimed or not finished',
   },
@@ -116,12 +116,14 @@ export const COMMANDS: Record<string, CommandSpec> = {
     exits: '0 added',
   },
   history: {
-    args: 'task',
-    flags: [],
-    summary: "a task's events: claimed, renewed, done, … (PostgreSQL board)",
-    about: "Print a task's events, oldest first: who claimed, renewed, took over, finished, released, reopened or reaped it, and when (the database's clock). A file board keeps no history.",
-    examples: ['npx mdclaim history PLAT-12 --file "postgres://db/app?board=main"'],
-    exits: '0, 3 no event for that id',
+    args: 'task?',
+    flags: ['since', 'by'],
+    summary: "what happened on the board: claimed, done, failed, … (one task's, with an id)",
+    about:
+      "Print the board's events, oldest first, one a line: who claimed, took over, finished, failed, released, retried, reopened, reaped or parked which task, and when; with an id, that task's only. A PostgreSQL board keeps them in its database; a file board in its journal beside it, tasks.md.history.jsonl, where one exists (init makes it; docs/FORMAT.md). A file board journals no heartbeat. --json: {\"events\": [...]}.",
+    options: { by: 'only events made by this name (not MDCLAIM_BY)', since: 'only events of the last D (e.g. 1h, 2d)' },
+    examples: ['npx mdclaim history PLAT-12', 'npx mdclaim history --since 1h --by agent-3', 'npx mdclaim history --json --file "postgres://db/app?board=main"'],
+    exits: '0, 3 no event (for that id)',
   },
   import: {
     args: 'path',

@@ -1,21 +1,33 @@
-import type { HistoryEvent } from '../../board/types.js';
-import { has } from '../args.js';
+import type { HistoryEvent, HistoryOptions } from '../../board/types.js';
+import { parseDuration } from '../../board/duration.js';
+import { has, one } from '../args.js';
 import { EXIT } from '../exit.js';
-import { printJson, taskArg } from '../output.js';
+import { printJson } from '../output.js';
 import type { Command } from './types.js';
 
+/** `mdclaim history [ID] [--since D] [--by NAME]`: the same lines on both boards, newest last. */
 export const history: Command = async (board, p, io) => {
-  const events = await board.history(taskArg(p));
+  const id = p.positionals[0];
+  const since = one(p, 'since');
+  const by = one(p, 'by');
+  const options: HistoryOptions = {
+    ...(id === undefined ? {} : { id }),
+    ...(since === undefined ? {} : { since: Date.now() - parseDuration(since, '--since') }),
+    ...(by === undefined ? {} : { by }),
+  };
+  const events = await board.history(options);
   if (has(p, 'json')) printJson(io, { events });
-  else for (const e of events) io.out(line(e));
-  if (events.length === 0 && !has(p, 'json')) io.err(`no history for ${taskArg(p)}`);
+  else for (const e of events) io.out(historyLine(e));
+  if (events.length === 0 && !has(p, 'json')) io.err(id === undefined ? 'no history' : `no history for ${id}`);
   return events.length === 0 ? EXIT.NO_TASK : EXIT.OK;
 };
 
-function line(e: HistoryEvent): string {
+/** One event, as a line: when, what, which task, who, and what came with it. */
+export function historyLine(e: HistoryEvent): string {
   const who = e.by === undefined ? '' : ` by ${e.by}`;
   const from = e.from === undefined ? '' : ` from ${e.from}`;
   const claim = e.claimedAt === undefined ? '' : ` at ${e.claimedAt}${e.lease ? ` for ${e.lease}` : ''}`;
+  const paths = e.paths === undefined ? '' : ` ${e.paths.join(' ')}`;
   const extra = e.commit ? ` (${e.commit})` : e.reason ? `: ${e.reason}` : '';
-  return `${e.at}  ${e.event}${who}${from}${claim}${extra}  [${e.via}]`;
+  return `${e.at}  ${e.id}  ${e.event}${who}${from}${claim}${paths}${extra}  [${e.via}]`;
 }
