@@ -12,7 +12,7 @@ import { retireDirLock } from './dir-lock.js';
 import { acquire, chooseLock, type Lock, type LockKind, type LockTarget } from './lock.js';
 import { scratch } from './scratch.js';
 import { inPlaceRange, writeInPlace, writeReplace } from './write.js';
-import { appendJournal, journalOf, readJournal } from './journal.js';
+import { appendJournal, crashPoint, journalOf, readJournal } from './journal.js';
 
 export type WriteMode = 'auto' | 'replace';
 
@@ -167,6 +167,7 @@ export class FileStore {
       change = decide(src);
       if (change.edits.length > 0) {
         this.write(o, target, buf, change.edits);
+        if (change.journal.length > 0) crashPoint();
         this.record(target, change.journal);
       }
     } finally {

@@ -16,9 +16,14 @@ export function journalOf(file: string): string {
 /** The journal, once it holds this many bytes, becomes `<journal>.1` (the older `.1` dropped) and a new one starts. */
 export const JOURNAL_CAP = 8 * 1024 * 1024;
 
-/** Test hook: SIGKILL this process before its Nth journal append, after that write's board write (see test/history-crash.test.ts). */
+/** For the crash test alone (test/history-crash.test.ts): MDCLAIM_TEST_KILL_BEFORE_JOURNAL=N SIGKILLs this process between its Nth journalled board write and that write's journal lines. */
 const KILL_AT = Number(process.env['MDCLAIM_TEST_KILL_BEFORE_JOURNAL'] ?? 0);
-let appends = 0;
+let journalled = 0;
+
+/** Between a board write and its journal lines: the crash test's SIGKILL, when asked for (never otherwise). */
+export function crashPoint(): void {
+  if (KILL_AT > 0 && ++journalled === KILL_AT) process.kill(process.pid, 'SIGKILL');
+}
 
 /**
  * Append `lines` (JSON, no line breaks in them) to the journal at `path`
@@ -28,7 +33,6 @@ let appends = 0;
  */
 export function appendJournal(path: string, lines: readonly string[], cap = JOURNAL_CAP): string | null {
   if (lines.length === 0) return null;
-  if (KILL_AT > 0 && ++appends === KILL_AT) process.kill(process.pid, 'SIGKILL');
   const bytes = Buffer.from(lines.map((l) => `${l}\n`).join(''), 'utf8');
   let fd: number;
   try {
