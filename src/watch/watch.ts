@@ -1,5 +1,6 @@
 import { answersChangeAt, type TaskBlocker } from '../board/standing.js';
-import type { TaskBoard } from '../board/types.js';
+import type { HistoryEvent, TaskBoard } from '../board/types.js';
+import { HISTORY_WINDOW_MS } from './history-stats.js';
 import type { Task } from '../format/task.js';
 import type { ChangeSource } from '../board/types.js';
 import { diffEvents, type WatchEvent } from './events.js';
@@ -13,6 +14,8 @@ export const MIN_GAP_MS = 250;
 /** A reading that has waited this long (a lock held long, a slow server) is said on screen. */
 const SLOW_READ_MS = 2000;
 const KEEP_EVENTS = 200;
+/** The history (durations and rates) is read again at most this often: it changes the figures slowly. */
+const HISTORY_EVERY_MS = 10_000;
 
 export interface WatchOptions {
   location: string;
@@ -37,6 +40,9 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
   let standUntil = Infinity;
   let changeTimer: NodeJS.Timeout | null = null;
   let events: WatchEvent[] = [];
+  // The board's history of the last HISTORY_WINDOW_MS, read again with a reading at most every HISTORY_EVERY_MS.
+  let history: HistoryEvent[] | null = null;
+  let historyAt = -Infinity;
   let problem: { message: string; since: number } | null = null;
   let help = false;
   let readingSince: number | null = null;
@@ -54,7 +60,7 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
     drawTimer = null;
     lastDraw = Date.now();
     const slow = readingSince !== null && lastDraw - readingSince >= SLOW_READ_MS ? { message: 'still waiting for the board (a lock held long, or a slow server)', since: readingSince } : null;
-    const summary = tasks === null ? null : summarize(tasks, lastDraw, o.filter, events, startedAt, lastDraw < standUntil ? blockers : undefined);
+    const summary = tasks === null ? null : summarize(tasks, lastDraw, o.filter, events, startedAt, lastDraw < standUntil ? blockers : undefined, history);
     const lines = frameLines({ location: o.location, summary, events, nowMs: lastDraw, problem: problem ?? slow, help, columns: o.terminal.columns, rows: o.terminal.rows }, o.style);
     try {
       o.terminal.draw(lines);
@@ -76,6 +82,10 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
     readingSince = lastRead = Date.now();
     try {
       const next = await board.survey();
+      if (readingSince - historyAt >= HISTORY_EVERY_MS) {
+        historyAt = readingSince;
+        history = await board.history({ since: readingSince - HISTORY_WINDOW_MS }).catch(() => history);
+      }
       if (tasks !== null) events = [...events, ...diffEvents(tasks, next.tasks, Date.now())].slice(-KEEP_EVENTS);
       tasks = next.tasks;
       blockers = next.blockers;
