@@ -253,9 +253,9 @@ export const COMMANDS: Record<string, CommandSpec> = {
     flags: ['tag', 'section', 'fail-on-lapsed'],
     summary: 'the board at a glance, once: counts, claims, lapsed, blocked, failed',
     about:
-      'Print the summary mdclaim watch shows, once, for scripts, cron mail and CI logs: counts by status and per section, every claim (live with its time left, lapsed, untimed), the oldest claim, the paths held and by whom, the tasks blocked by a path or by a [⏰], and the failed tasks with their reasons.',
+      'Print the summary mdclaim watch shows, once, for scripts, cron mail and CI logs: counts by status and per section, every claim (live with its time left, lapsed, untimed), the oldest claim, the paths held and by whom, the tasks blocked by a path or by a [⏰], the failed tasks with their reasons, and from the board\'s history the tasks done and failed in the last hour, the median and slowest claim-to-done time and the tasks failed or taken over most.',
     options: {
-      json: 'one JSON document: board, at, counts, sections, claims (state live, lapsed or untimed, heldMs, leftMs), live, lapsed, untimed, oldestClaim, paths, blocked, failures, doneRate (null: a rate needs watching), tasks (id, status, claimable: what claim of it would do now)',
+      json: 'one JSON document: board, at, counts, sections, claims (state live, lapsed or untimed, heldMs, leftMs), live, lapsed, untimed, oldestClaim, paths, blocked, failures, doneRate (null: a rate needs watching), tasks (id, status, claimable: what claim of it would do now), history (done, failed, medianMs, slowest, failedMost, takenOverMost, sections)',
       tag: 'count and show only tasks tagged {T} (repeat: all of them)',
     },
     examples: ['npx mdclaim status', 'npx mdclaim status --json | jq .counts', '*/5 * * * * cd /srv && node_modules/.bin/mdclaim status --fail-on-lapsed || …'],
