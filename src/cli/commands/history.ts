@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import type { HistoryEvent, HistoryOptions } from '../../board/types.js';
+import { journalOf } from '../../storage/journal.js';
 import { parseDuration } from '../../board/duration.js';
 import { has, one } from '../args.js';
 import { EXIT } from '../exit.js';
@@ -18,16 +20,22 @@ export const history: Command = async (board, p, io) => {
   const events = await board.history(options);
   if (has(p, 'json')) printJson(io, { events });
   else for (const e of events) io.out(historyLine(e));
-  if (events.length === 0 && !has(p, 'json')) io.err(id === undefined ? 'no history' : `no history for ${id}`);
+  if (events.length === 0 && !has(p, 'json')) io.err(`no history${id === undefined ? '' : ` for ${id}`}${keepsNone(board) ? `: ${board.location} keeps none (touch ${journalOf(board.location)} to start one)` : ''}`);
   return events.length === 0 ? EXIT.NO_TASK : EXIT.OK;
 };
 
-/** One event, as a line: when, what, which task, who, and what came with it. */
+/** A file board without a journal keeps no history: said, so an empty answer is not taken for a quiet board. */
+function keepsNone(board: { kind: string; location: string }): boolean {
+  return board.kind === 'file' && !existsSync(journalOf(board.location));
+}
+
+/** One event, as a line: when (to the millisecond, as both boards can say it), what, which task, who, and what came with it. */
 export function historyLine(e: HistoryEvent): string {
   const who = e.by === undefined ? '' : ` by ${e.by}`;
   const from = e.from === undefined ? '' : ` from ${e.from}`;
   const claim = e.claimedAt === undefined ? '' : ` at ${e.claimedAt}${e.lease ? ` for ${e.lease}` : ''}`;
   const paths = e.paths === undefined ? '' : ` ${e.paths.join(' ')}`;
   const extra = e.commit ? ` (${e.commit})` : e.reason ? `: ${e.reason}` : '';
-  return `${e.at}  ${e.id}  ${e.event}${who}${from}${claim}${paths}${extra}  [${e.via}]`;
+  const at = Number.isFinite(Date.parse(e.at)) ? new Date(Date.parse(e.at)).toISOString() : e.at;
+  return `${at}  ${e.id}  ${e.event}${who}${from}${claim}${paths}${extra}  [${e.via}]`;
 }
