@@ -75,7 +75,7 @@ export interface HistoryEvent {
   at: string;
   /**
    * A reopen is logged as `released`, via `reopen`, `from` whoever finished the task.
-   * Only a file board records `locked`, `unlocked` (path locks taken and let go) and `removed` (a task an edit deleted).
+   * `locked` and `unlocked`: path locks taken and let go by their holder. Only a file board records `removed` (a task an edit deleted).
    */
   event: 'added' | 'imported' | 'claimed' | 'renewed' | 'taken over' | 'done' | 'failed' | 'released' | 'reaped' | 'retried' | 'parked'
     | 'locked' | 'unlocked' | 'removed';

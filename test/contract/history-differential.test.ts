@@ -6,9 +6,9 @@ import { pgReachable } from '../helpers/pg.js';
 
 // Both boards keep one history: the same generated sequence of commands
 // (claims, races, lapses and takeovers, done with commits, failures with
-// reasons, retries, reaps, reopens, adds, heartbeats) run on a file board and
+// reasons, retries, reaps, reopens, adds, heartbeats, path locks) run on a file board and
 // on a PostgreSQL board gives the same events, in order, with the same ids,
-// names, commits and reasons. Times are not compared; a PostgreSQL board's
+// names, commits, reasons and paths. Times are not compared; a PostgreSQL board's
 // `renewed` (the file board journals no heartbeat) and `imported` (its board
 // was loaded by import) are its own.
 
@@ -38,6 +38,7 @@ function prng(seed: number): () => number {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const NAMES = ['ann', 'bob', 'cy'];
+const PATHS = ['src/a.ts', 'src/', 'docs/', 'lib/c.ts'];
 
 /** One step of the sequence, on one board: what it returned (the error code when it threw). */
 type Step = (b: TaskBoard, racer: Map<string, string>) => Promise<string>;
@@ -96,27 +97,40 @@ async function makeStep(pick: () => number, b: TaskBoard, n: number): Promise<{ 
   // A retry's wait is long: whether it is over never depends on when each board ran the step.
   if (held && r < 0.7) return { name: `retry ${held.id}`, run: (x, m) => outcome(x.retry(held.id, { by: as(m, held.by!), delay: '1h' })) };
   if (held && r < 0.74) return { name: `heartbeat ${held.id}`, run: (x, m) => outcome(x.heartbeat(held.id, { by: as(m, held.by!) })) };
-  if (r < 0.8) {
+  if (held && r < 0.8) {
+    // Path locks taken (a read turned write too) and let go, by name or all at once.
+    const paths = PATHS.filter(() => pick() < 0.4);
+    const mode = pick() < 0.5 ? 'writes' : 'reads';
+    if (pick() < 0.6) return { name: `lock ${held.id} ${mode} ${paths}`, run: (x, m) => outcome(x.lockPaths(held.id, { by: as(m, held.by!), [mode]: paths.length > 0 ? paths : ['lib/'] })) };
+    const some = pick() < 0.5 ? { paths: paths.length > 0 ? paths : ['lib/'] } : {};
+    return { name: `unlock ${held.id} ${JSON.stringify(some)}`, run: (x, m) => outcome(x.unlockPaths(held.id, { by: as(m, held.by!), ...some })) };
+  }
+  if (r < 0.86) {
     const max = pick() < 0.5 ? { maxAttempts: 2 } : {};
     return { name: `reap ${JSON.stringify(max)}`, run: (x) => outcome(x.reap(max)) };
   }
   const f = any(finished);
-  if (f && r < 0.9) return { name: `reopen ${f.id}`, run: (x) => outcome(x.reopen(f.id, { by: 'ops' })) };
+  if (f && r < 0.93) return { name: `reopen ${f.id}`, run: (x) => outcome(x.reopen(f.id, { by: 'ops' })) };
   const section = pick() < 0.5 ? { section: 'Frontend' } : {};
   return { name: `add`, run: (x) => outcome(x.add(`Task made at step ${n}`, section)) };
 }
 
-/** Steps every sequence starts with, so each makes a parking both ways (a budgeted claim, a budgeted reap). */
+/** Steps every sequence starts with: a parking both ways (a budgeted claim, a budgeted reap), and path locks taken, turned and let go. */
 const OPENING: { name: string; run: Step; after?: number }[] = [
   ...['ann', 'bob', 'cy'].map((by) => ({ name: `claim PLAT-1 by ${by}`, run: ((x) => outcome(x.claim('PLAT-1', { by, lease: '1ms', maxAttempts: 2 }))) as Step, after: 5 })),
   ...['ann', 'bob'].map((by) => ({ name: `claim PLAT-2 by ${by}`, run: ((x) => outcome(x.claim('PLAT-2', { by, lease: '1ms', maxAttempts: 2 }))) as Step, after: 5 })),
   { name: 'reap at 2', run: (x) => outcome(x.reap({ maxAttempts: 2 })) },
+  // Path locks: a read, the same path's write in its place (taken, and the read let go), then all let go.
+  { name: 'claim PLAT-3', run: (x) => outcome(x.claim('PLAT-3', { by: 'ann' })) },
+  { name: 'lock reads', run: (x) => outcome(x.lockPaths('PLAT-3', { by: 'ann', reads: ['docs/', 'lib/c.ts'] })) },
+  { name: 'lock writes', run: (x) => outcome(x.lockPaths('PLAT-3', { by: 'ann', writes: ['docs/', 'src/a.ts'] })) },
+  { name: 'unlock all', run: (x) => outcome(x.unlockPaths('PLAT-3', { by: 'ann' })) },
 ];
 
 /** What is compared of an event: all but its times and place; a racer is whoever won. */
 function compared(e: HistoryEvent): string {
   const name = (s?: string) => (s?.startsWith('racer-') ? 'racer' : s);
-  return JSON.stringify([e.event, e.id, name(e.by), name(e.from), e.commit, e.reason, e.via, e.text]);
+  return JSON.stringify([e.event, e.id, name(e.by), name(e.from), e.commit, e.reason, e.paths, e.via, e.text]);
 }
 
 const own = (e: HistoryEvent) => e.event !== 'renewed' && e.event !== 'imported';
@@ -151,6 +165,6 @@ describe.skipIf(!pgReachable)('history, on both boards', () => {
   }
 
   it('the sequences made every kind of event both boards record', () => {
-    expect(new Set(seen)).toEqual(new Set(['added', 'claimed', 'taken over', 'done', 'failed', 'released', 'retried', 'reaped', 'parked']));
+    expect(new Set(seen)).toEqual(new Set(['added', 'claimed', 'taken over', 'done', 'failed', 'released', 'retried', 'reaped', 'parked', 'locked', 'unlocked']));
   });
 });
