@@ -64,6 +64,26 @@ describe('the journal', () => {
     await board.close();
   });
 
+  it('records what an edit changed: a marker typed by hand, a task deleted, a text changed, a task added', async () => {
+    const file = boardFile('# Work\n\n- [ ] PLAT-1 Add login\n- [ ] Write the guide\n- [ ] Tidy up\n');
+    writeFileSync(journalOf(file), '');
+    const board = openBoard(file);
+    await board.claim('PLAT-1', { by: 'a' });
+    const snapshot = await board.snapshot();
+    const mine = snapshot.toString().replace(/\[🟡[^\]]*\]/, '[x]').replace('- [ ] Write the guide\n', '').replace('Tidy up', 'Tidy up the docs') + '- [ ] PLAT-9 New\n';
+    expect(await board.applyEdit(snapshot, mine)).toMatchObject({ merged: true, changed: true });
+    const events = (await board.history()).map((e) => [e.event, e.text, e.by ?? null, e.via]);
+    expect(events).toEqual([
+      ['claimed', 'PLAT-1 Add login', 'a', 'claim'],
+      ['done', 'PLAT-1 Add login', 'a', 'edit'],
+      ['added', 'Tidy up the docs', null, 'edit'],
+      ['added', 'PLAT-9 New', null, 'edit'],
+      ['removed', 'Write the guide', null, 'edit'],
+      ['removed', 'Tidy up', null, 'edit'],
+    ]);
+    await board.close();
+  });
+
   it('is made by init, and not with --no-history', () => {
     const dir = dirname(boardFile(''));
     expect(mdclaim(['init', '--file', join(dir, 'a.md')]).status).toBe(0);
