@@ -268,7 +268,8 @@ export class Board implements TaskBoard, PathLocking {
     if (this.now === Date.now) warmUp(decide);
     return this.store.update((src) => {
       const plan = checkReading(src, decide(src));
-      return { ...plan, journal: planJournal(src, plan, via, this.now(), by) };
+      const at = this.now();
+      return { ...plan, journal: () => planJournal(src, plan, via, at, by) };
     });
   }
 
@@ -301,7 +302,7 @@ export class Board implements TaskBoard, PathLocking {
     }
     // A board that changed under every merge: the last one is made under the lock, so the edit lands.
     return this.store.update((src) => {
-      const planned = journalled(src, applyEdit(src, base, edited), this.now());
+      const planned = journalled(src, applyEdit(src, base, edited), this.now(), true);
       options.onMerged?.(MERGES_OUTSIDE_LOCK + 1);
       return planned;
     });
@@ -341,13 +342,19 @@ export class Board implements TaskBoard, PathLocking {
 const MERGES_OUTSIDE_LOCK = 3;
 /** The answer of an apply that found the board changed since the merge was made: nothing written. */
 const STALE_RESULT: EditResult = { merged: false, conflicts: [] };
-const STALE = { edits: [], result: STALE_RESULT, journal: [] };
+const STALE = { edits: [], result: STALE_RESULT, journal: () => [] };
 
-/** An edit's plan with its journal lines: the tasks before and after it, compared (an edit is rare, and reads the whole board anyway). */
-function journalled(src: ByteString, planned: ReturnType<typeof applyEdit>, at: number): Change<EditResult> {
-  if (planned.edits.length === 0) return { ...planned, journal: [] };
-  const after = applyEdits(src, [...planned.edits].sort((a, b) => a.start - b.start));
-  return { ...planned, journal: editJournal(listTasks(src), listTasks(after), at) };
+/**
+ * An edit's plan with its journal lines: the tasks before and after it,
+ * compared. Made at once (outside the lock, where the merge is made) unless
+ * `underLock`: an edit is rare, and reads the whole board anyway.
+ */
+function journalled(src: ByteString, planned: ReturnType<typeof applyEdit>, at: number, underLock = false): Change<EditResult> {
+  if (planned.edits.length === 0) return { ...planned, journal: () => [] };
+  const make = () => editJournal(listTasks(src), listTasks(applyEdits(src, [...planned.edits].sort((a, b) => a.start - b.start))), at);
+  if (underLock) return { ...planned, journal: make };
+  const lines = make();
+  return { ...planned, journal: () => lines };
 }
 
 function isBytes(x: unknown): x is Uint8Array | string {

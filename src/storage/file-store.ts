@@ -12,7 +12,7 @@ import { retireDirLock } from './dir-lock.js';
 import { acquire, chooseLock, type Lock, type LockKind, type LockTarget } from './lock.js';
 import { scratch } from './scratch.js';
 import { inPlaceRange, writeInPlace, writeReplace } from './write.js';
-import { appendJournal, crashPoint, journalOf, readJournal } from './journal.js';
+import { appendJournal, crashPoint, journalOf, keepsJournal, readJournal } from './journal.js';
 
 export type WriteMode = 'auto' | 'replace';
 
@@ -30,12 +30,13 @@ export interface StoreOptions {
 }
 
 /**
- * What a change decided: the edits to make (none: leave the file alone), the
- * lines its history records (JSON, appended to the journal after the edits
- * are written; every change says, so no write can forget it), and what to
- * return, or (`later`) how to build it once the lock is let go.
+ * What a change decided: the edits to make (none: leave the file alone), how
+ * to make the lines its history records (JSON, appended to the journal after
+ * the edits are written, made only where the board keeps a journal; every
+ * change says, so no write can forget it), and what to return, or (`later`)
+ * how to build it once the lock is let go.
  */
-export type Change<T> = Outcome<T> & { edits: Edit[]; journal: readonly string[] };
+export type Change<T> = Outcome<T> & { edits: Edit[]; journal: () => readonly string[] };
 
 /** What a change hands back: its result, or how to build it once the lock is let go. */
 export type Outcome<T> = { result: T } | { later: () => T };
@@ -167,7 +168,6 @@ export class FileStore {
       change = decide(src);
       if (change.edits.length > 0) {
         this.write(o, target, buf, change.edits);
-        if (change.journal.length > 0) crashPoint();
         this.record(target, change.journal);
       }
     } finally {
@@ -177,9 +177,14 @@ export class FileStore {
   }
 
   /** After the board's write, under its lock: its history lines, or a warning that they are lost. */
-  private record(target: LockTarget, lines: readonly string[]): void {
+  private record(target: LockTarget, make: () => readonly string[]): void {
     if (this.opts.journal === false) return;
     const journal = journalOf(target.file);
+    // A board without a journal keeps no history: its lines are not even made.
+    if (!keepsJournal(journal)) return;
+    const lines = make();
+    if (lines.length === 0) return;
+    crashPoint();
     const failed = appendJournal(journal, lines);
     if (failed === null) return;
     const message = `${journal}: ${failed}; the change to the board stands, its history line${lines.length === 1 ? ' is' : 's are'} lost`;

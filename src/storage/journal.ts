@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 
 // A file board's history: one JSON line per event in `<board>.history.jsonl`
 // beside it, appended under the board's exclusive lock right after the
@@ -59,6 +59,11 @@ export function appendJournal(path: string, lines: readonly string[], cap = JOUR
   } finally {
     if (fd >= 0) closeSync(fd);
   }
+}
+
+/** Is something at the journal's path (a journal, or what a warning will name)? One stat, no exception when there is nothing. */
+export function keepsJournal(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 }
 
 /** Make an empty journal at `path`, where none is: the board keeps its history from now on. */
