@@ -1,9 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openBoard, parseTasks } from '../src/index.js';
 import { appendJournal, readJournal } from '../src/storage/journal.js';
-import { mdclaim } from './helpers/cli.js';
+import { CLI, mdclaim } from './helpers/cli.js';
 import { fixture, start } from './helpers/procs.js';
 import { boardFile } from './helpers/tmp.js';
 
@@ -47,6 +48,20 @@ describe('the journal', () => {
     expect(await board.done('PLAT-1', { by: 'a' })).toMatchObject({ status: 'done' });
     expect(warned).toHaveLength(1);
     await board.close();
+  });
+
+  it('that a file size limit cuts short fails no claim, and keeps no part of a line', () => {
+    const file = boardFile(BOARD);
+    // Whole lines up to nearly 4096 bytes, the limit (ulimit -f counts 1024-byte blocks): the next line goes past it.
+    const line = `${JSON.stringify({ at: '2026-01-01T00:00:00.000Z', event: 'added', id: 'x', text: 'p'.repeat(59) })}\n`;
+    writeFileSync(journalOf(file), line.repeat(Math.floor(4000 / line.length)));
+    const before = readFileSync(journalOf(file));
+    expect(before.length).toBeGreaterThan(3900);
+    const r = spawnSync('bash', ['-c', 'ulimit -f 4; exec "$0" "$@"', process.execPath, CLI, 'next', '--by', 'a', '--file', file], { encoding: 'utf8' });
+    expect([r.status, r.stdout.startsWith('claimed PLAT-1 ')]).toEqual([0, true]);
+    expect(r.stderr).toMatch(/^warning: \S+: wrote \d+ of \d+ bytes; the change to the board stands, its history line is lost\n$/);
+    expect(readFileSync(journalOf(file)).equals(before)).toBe(true);
+    expect(parseTasks(readFileSync(file, 'utf8'))[0]).toMatchObject({ status: 'claimed', by: 'a' });
   });
 
   it('is not made where none exists, and is left alone with history: false or MDCLAIM_HISTORY=off', async () => {

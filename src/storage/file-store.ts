@@ -182,13 +182,24 @@ export class FileStore {
     const journal = journalOf(target.file);
     // A board without a journal keeps no history: its lines are not even made.
     if (!keepsJournal(journal)) return;
-    const lines = make();
-    if (lines.length === 0) return;
-    crashPoint();
-    const failed = appendJournal(journal, lines);
+    let lines: readonly string[] = [];
+    let failed: string | null;
+    try {
+      lines = make();
+      if (lines.length === 0) return;
+      crashPoint();
+      failed = appendJournal(journal, lines);
+    } catch (err) {
+      // The board is written: nothing here may turn the change into a failure.
+      failed = err instanceof Error ? err.message : String(err);
+    }
     if (failed === null) return;
     const message = `${journal}: ${failed}; the change to the board stands, its history line${lines.length === 1 ? ' is' : 's are'} lost`;
-    (this.opts.warn ?? warnOnStderr)(message);
+    try {
+      (this.opts.warn ?? warnOnStderr)(message);
+    } catch {
+      // A warning that cannot be given (stderr closed, a callback that throws) fails nothing either.
+    }
   }
 
   private write(o: Opened, target: LockTarget, buf: Buffer, edits: Edit[]): void {

@@ -1,12 +1,13 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 
 // A file board's history: one JSON line per event in `<board>.history.jsonl`
 // beside it, appended under the board's exclusive lock right after the
 // board's own write (FileStore.update). The board is written first, so a
 // crash between the two loses at most that write's lines and never records a
-// change the board does not show. The lock serialises mdclaim's appenders;
-// each append is one write(2) of whole lines on an O_APPEND descriptor, so
-// even a writer that ignores the lock lands after them, never inside a line.
+// change the board does not show. What keeps lines whole is the board's
+// lock: it serialises mdclaim's appenders (PIPE_BUF's promise is for pipes,
+// not files). Each append is besides one write(2) of whole lines on an
+// O_APPEND descriptor, so it lands at the end, never over another line.
 
 /** The journal of the board at `file` (its real path: every name of one board shares one journal). */
 export function journalOf(file: string): string {
@@ -36,7 +37,8 @@ export function appendJournal(path: string, lines: readonly string[], cap = JOUR
   const bytes = Buffer.from(lines.map((l) => `${l}\n`).join(''), 'utf8');
   let fd: number;
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW);
+    // NONBLOCK: a FIFO put in its place would wait for a reader; it opens at once, and fstat then refuses it.
+    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     return why(err);
@@ -44,16 +46,21 @@ export function appendJournal(path: string, lines: readonly string[], cap = JOUR
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return 'not a regular file';
-    if (st.size > 0 && st.size + bytes.length > cap) {
+    let size = st.size;
+    if (size > 0 && size + bytes.length > cap) {
       // Under the board's lock: no other mdclaim appender can write to the old name meanwhile.
       closeSync(fd);
       fd = -1;
       renameSync(path, `${path}.1`);
       fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, st.mode & 0o777);
+      size = 0;
     }
     // One write(2) of the whole buffer: a short write of a regular file means a full disk or a size limit.
     const n = writeSync(fd, bytes, 0, bytes.length);
-    return n === bytes.length ? null : `wrote ${n} of ${bytes.length} bytes`;
+    if (n === bytes.length) return null;
+    // A part of a line is taken back, so the next append starts a line of its own.
+    ftruncateSync(fd, size);
+    return `wrote ${n} of ${bytes.length} bytes`;
   } catch (err) {
     return why(err);
   } finally {
