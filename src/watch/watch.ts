@@ -43,6 +43,7 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
   // The board's history of the last HISTORY_WINDOW_MS, read again with a reading at most every HISTORY_EVERY_MS.
   let history: HistoryEvent[] | null = null;
   let historyAt = -Infinity;
+  let historyTimer: NodeJS.Timeout | null = null;
   let problem: { message: string; since: number } | null = null;
   let help = false;
   let readingSince: number | null = null;
@@ -82,10 +83,10 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
     readingSince = lastRead = Date.now();
     try {
       const next = await board.survey();
-      if (readingSince - historyAt >= HISTORY_EVERY_MS) {
-        historyAt = readingSince;
-        history = await board.history({ since: readingSince - HISTORY_WINDOW_MS }).catch(() => history);
-      }
+      // A change seen sooner than that is read from the history once the interval is over.
+      const wait = historyAt + HISTORY_EVERY_MS - Date.now();
+      if (wait <= 0) await readHistory();
+      else historyTimer ??= setTimeout(() => void readHistory().then(redraw), wait);
       if (tasks !== null) events = [...events, ...diffEvents(tasks, next.tasks, Date.now())].slice(-KEEP_EVENTS);
       tasks = next.tasks;
       blockers = next.blockers;
@@ -105,6 +106,12 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
       poke();
     }
   };
+  const readHistory = async () => {
+    historyTimer = null;
+    if (finished) return;
+    historyAt = Date.now();
+    history = await board.history({ since: historyAt - HISTORY_WINDOW_MS }).catch(() => history);
+  };
   const poke = () => {
     if (finished) return;
     readTimer ??= setTimeout(() => void read(), Math.max(0, lastRead + MIN_GAP_MS - Date.now()));
@@ -119,6 +126,7 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
       if (readTimer) clearTimeout(readTimer);
       if (changeTimer) clearTimeout(changeTimer);
       if (drawTimer) clearTimeout(drawTimer);
+      if (historyTimer) clearTimeout(historyTimer);
       for (const [signal, handler] of signals) process.removeListener(signal, handler);
       o.terminal.close();
       void o.changes.close().finally(() => resolve(code));
