@@ -12,7 +12,7 @@ import { retireDirLock } from './dir-lock.js';
 import { acquire, chooseLock, type Lock, type LockKind, type LockTarget } from './lock.js';
 import { scratch } from './scratch.js';
 import { inPlaceRange, writeInPlace, writeReplace } from './write.js';
-import { appendJournal, crashPoint, journalOf, keepsJournal, readJournal } from './journal.js';
+import { appendJournal, crashPoint, JOURNAL_CAP, journalOf, keepsJournal, readJournal } from './journal.js';
 
 export type WriteMode = 'auto' | 'replace';
 
@@ -188,7 +188,7 @@ export class FileStore {
       lines = make();
       if (lines.length === 0) return;
       crashPoint();
-      failed = appendJournal(journal, lines);
+      failed = appendJournal(journal, lines, JOURNAL_CAP, this.opts.durable);
     } catch (err) {
       // The board is written: nothing here may turn the change into a failure.
       failed = err instanceof Error ? err.message : String(err);

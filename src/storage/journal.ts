@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, constants, fdatasyncSync, fstatSync, ftruncateSync, lstatSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 
 // A file board's history: one JSON line per event in `<board>.history.jsonl`
 // beside it, appended under the board's exclusive lock right after the
@@ -31,8 +31,9 @@ export function crashPoint(): void {
  * when it exists: a board keeps a history only when its journal is there
  * (init makes it; `touch` starts one; removing it stops it). Returns null, or
  * why the lines were not written: the caller warns, and its change stands.
+ * `durable`: fdatasync them too.
  */
-export function appendJournal(path: string, lines: readonly string[], cap = JOURNAL_CAP): string | null {
+export function appendJournal(path: string, lines: readonly string[], cap = JOURNAL_CAP, durable = false): string | null {
   if (lines.length === 0) return null;
   const bytes = Buffer.from(lines.map((l) => `${l}\n`).join(''), 'utf8');
   let fd: number;
@@ -57,7 +58,11 @@ export function appendJournal(path: string, lines: readonly string[], cap = JOUR
     }
     // One write(2) of the whole buffer: a short write of a regular file means a full disk or a size limit.
     const n = writeSync(fd, bytes, 0, bytes.length);
-    if (n === bytes.length) return null;
+    if (n === bytes.length) {
+      // A durable board's journal is on disk before the change returns, as the board is.
+      if (durable) fdatasyncSync(fd);
+      return null;
+    }
     // A part of a line is taken back, so the next append starts a line of its own.
     ftruncateSync(fd, size);
     return `wrote ${n} of ${bytes.length} bytes`;
