@@ -12,7 +12,7 @@ import { retireDirLock } from './dir-lock.js';
 import { acquire, chooseLock, type Lock, type LockKind, type LockTarget } from './lock.js';
 import { scratch } from './scratch.js';
 import { inPlaceRange, writeInPlace, writeReplace } from './write.js';
-import { appendJournal, crashPoint, JOURNAL_CAP, journalOf, keepsJournal, readJournal } from './journal.js';
+import { journalOf, readJournal, recordChange } from './journal.js';
 
 export type WriteMode = 'auto' | 'replace';
 
@@ -168,38 +168,12 @@ export class FileStore {
       change = decide(src);
       if (change.edits.length > 0) {
         this.write(o, target, buf, change.edits);
-        this.record(target, change.journal);
+        if (this.opts.journal !== false) recordChange(target.file, change.journal, this.opts);
       }
     } finally {
       close0(o, unlock);
     }
     return resultOf(change);
-  }
-
-  /** After the board's write, under its lock: its history lines, or a warning that they are lost. */
-  private record(target: LockTarget, make: () => readonly string[]): void {
-    if (this.opts.journal === false) return;
-    const journal = journalOf(target.file);
-    // A board without a journal keeps no history: its lines are not even made.
-    if (!keepsJournal(journal)) return;
-    let lines: readonly string[] = [];
-    let failed: string | null;
-    try {
-      lines = make();
-      if (lines.length === 0) return;
-      crashPoint();
-      failed = appendJournal(journal, lines, JOURNAL_CAP, this.opts.durable);
-    } catch (err) {
-      // The board is written: nothing here may turn the change into a failure.
-      failed = err instanceof Error ? err.message : String(err);
-    }
-    if (failed === null) return;
-    const message = `${journal}: ${failed}; the change to the board stands, its history line${lines.length === 1 ? ' is' : 's are'} lost`;
-    try {
-      (this.opts.warn ?? warnOnStderr)(message);
-    } catch {
-      // A warning that cannot be given (stderr closed, a callback that throws) fails nothing either.
-    }
   }
 
   private write(o: Opened, target: LockTarget, buf: Buffer, edits: Edit[]): void {
@@ -357,10 +331,6 @@ function resolve(file: string): { target: LockTarget; direct: boolean } {
     throw ioError(file, err);
   }
   return { target: { file: real, dir: dirname(real) }, direct: false };
-}
-
-function warnOnStderr(message: string): void {
-  process.stderr.write(`warning: ${message}\n`);
 }
 
 /** How often a long-lived store looks for temp files that killed writers left beside the board. */

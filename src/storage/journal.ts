@@ -22,7 +22,7 @@ const KILL_AT = Number(process.env['MDCLAIM_TEST_KILL_BEFORE_JOURNAL'] ?? 0);
 let journalled = 0;
 
 /** Between a board write and its journal lines: the crash test's SIGKILL, when asked for (never otherwise). */
-export function crashPoint(): void {
+function crashPoint(): void {
   if (KILL_AT > 0 && ++journalled === KILL_AT) process.kill(process.pid, 'SIGKILL');
 }
 
@@ -73,8 +73,38 @@ export function appendJournal(path: string, lines: readonly string[], cap = JOUR
   }
 }
 
+/**
+ * After a board's write, under its lock: its lines in the journal of the
+ * board at `file`, made only where it keeps one, or a warning that they are
+ * lost. Nothing here throws: the board is written, and the change stands.
+ */
+export function recordChange(file: string, make: () => readonly string[], o: { durable: boolean; warn?: (message: string) => void }): void {
+  const journal = journalOf(file);
+  if (!keepsJournal(journal)) return;
+  let lines: readonly string[] = [];
+  let failed: string | null;
+  try {
+    lines = make();
+    if (lines.length === 0) return;
+    crashPoint();
+    failed = appendJournal(journal, lines, JOURNAL_CAP, o.durable);
+  } catch (err) {
+    failed = err instanceof Error ? err.message : String(err);
+  }
+  if (failed === null) return;
+  try {
+    (o.warn ?? warnOnStderr)(`${journal}: ${failed}; the change to the board stands, its history line${lines.length === 1 ? ' is' : 's are'} lost`);
+  } catch {
+    // A warning that cannot be given (stderr closed, a callback that throws) fails nothing either.
+  }
+}
+
+function warnOnStderr(message: string): void {
+  process.stderr.write(`warning: ${message}\n`);
+}
+
 /** Is something at the journal's path (a journal, or what a warning will name)? One stat, no exception when there is nothing. */
-export function keepsJournal(path: string): boolean {
+function keepsJournal(path: string): boolean {
   return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 }
 
