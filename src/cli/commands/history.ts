@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import type { HistoryEvent, HistoryOptions } from '../../board/types.js';
 import { journalOf } from '../../storage/journal.js';
 import { parseDuration } from '../../board/duration.js';
@@ -20,13 +20,24 @@ export const history: Command = async (board, p, io) => {
   const events = await board.history(options);
   if (has(p, 'json')) printJson(io, { events });
   else for (const e of events) io.out(historyLine(e));
-  if (events.length === 0 && !has(p, 'json')) io.err(`no history${id === undefined ? '' : ` for ${id}`}${keepsNone(board) ? `: ${board.location} keeps none (touch ${journalOf(board.location)} to start one)` : ''}`);
+  if (events.length === 0 && !has(p, 'json')) {
+    const none = missingJournal(board);
+    io.err(`no history${id === undefined ? '' : ` for ${id}`}${none === null ? '' : `: ${board.location} keeps none (touch ${none} to start one)`}`);
+  }
   return events.length === 0 ? EXIT.NO_TASK : EXIT.OK;
 };
 
-/** A file board without a journal keeps no history: said, so an empty answer is not taken for a quiet board. */
-function keepsNone(board: { kind: string; location: string }): boolean {
-  return board.kind === 'file' && !existsSync(journalOf(board.location));
+/** Where a file board without a journal would keep one (said, so an empty answer is not taken for a quiet board); null when it has one. */
+function missingJournal(board: { kind: string; location: string }): string | null {
+  if (board.kind !== 'file') return null;
+  // Beside the file a symlinked board leads to, as the board writes it.
+  let file = board.location;
+  try {
+    if (lstatSync(file).isSymbolicLink()) file = realpathSync(file);
+  } catch {
+    // no board there: its reading said so already
+  }
+  return existsSync(journalOf(file)) ? null : journalOf(file);
 }
 
 /** One event, as a line: when (to the millisecond, as both boards can say it), what, which task, who, and what came with it. */
