@@ -6,7 +6,7 @@ export type { AnyBoard, OpenOptions } from './open.js';
 export { PgBoard } from './pg/board.js';
 export type { PgBoardOptions } from './pg/board.js';
 export type { BoardOptions } from './file/board.js';
-export type { TaskBoard, NextOptions, PassedOver, ClaimOptions, HolderOptions, ReapOptions, Reaped, RetryOptions, HistoryEvent, Survey } from './board/types.js';
+export type { TaskBoard, NextOptions, PassedOver, ClaimOptions, HolderOptions, ReapOptions, Reaped, RetryOptions, HistoryEvent, HistoryOptions, Survey } from './board/types.js';
 export type { BoardKind } from './board/capabilities.js';
 export type { TaskBlocker } from './board/standing.js';
 export type { EditConflict, EditResult } from './file/edit.js';

@@ -43,4 +43,6 @@ const FILE_ONLY: ReadonlyArray<readonly [keyof BoardOptions, string]> = [
   ['lock', 'a PostgreSQL board takes its locks in the database, not on a file'],
   ['allowNetworkFs', 'a PostgreSQL board is not on a file system'],
   ['now', 'a PostgreSQL board decides on the server\'s clock alone'],
+  ['history', 'a PostgreSQL board keeps its history in the transaction of each change, always'],
+  ['onWarning', 'a PostgreSQL board has no journal to fail while its change stands'],
 ];

@@ -74,7 +74,7 @@ describe('mdclaim init', () => {
     const results = await Promise.all(Array.from({ length: 8 }, () => mdclaimAsync(['init', '--file', file, '--json'])));
     expect(results.map((r) => r.status).sort()).toEqual([0, 2, 2, 2, 2, 2, 2, 2]);
     expect(readFileSync(file, 'utf8')).toBe(STARTER_BOARD);
-    expect(JSON.parse(results.find((r) => r.status === 0)!.stdout)).toEqual({ created: file, tasks: 5, sections: 2 });
+    expect(JSON.parse(results.find((r) => r.status === 0)!.stdout)).toEqual({ created: file, tasks: 5, sections: 2, history: true });
   });
 
   it('leaves no half-written board when the write fails (a file size limit)', () => {

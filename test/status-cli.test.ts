@@ -40,7 +40,7 @@ function check(location: string, ids: Record<string, string>) {
   expect(r.status).toBe(0);
   expect(r.stderr).toBe('');
   const s = JSON.parse(r.stdout) as Status;
-  expect(Object.keys(s)).toEqual(['board', 'at', 'counts', 'sections', 'claims', 'live', 'lapsed', 'untimed', 'oldestClaim', 'paths', 'blocked', 'failures', 'doneRate', 'tasks']);
+  expect(Object.keys(s)).toEqual(['board', 'at', 'counts', 'sections', 'claims', 'live', 'lapsed', 'untimed', 'oldestClaim', 'paths', 'blocked', 'failures', 'doneRate', 'tasks', 'history']);
   expect(s.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   expect(s.counts).toEqual({ open: 1, blocked: 1, claimed: 3, done: 1, failed: 1, total: 7 });
   expect(s.sections).toEqual([

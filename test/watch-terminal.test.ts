@@ -193,3 +193,25 @@ describe.skipIf(!tmuxAvailable || !pgReachable)(pgTitle('mdclaim watch on a Post
     expect(await t.exitStatus()).toBe(0);
   });
 });
+
+describe.skipIf(!tmuxAvailable)('mdclaim watch, from the history', () => {
+  it("shows the board's durations and rates from its journal, and follows them as tasks finish", async () => {
+    const file = boardFile(BOARD);
+    writeFileSync(`${file}.history.jsonl`, '');
+    const login = idOf(file, 'Fix the login');
+    const docs = idOf(file, 'Write the docs');
+    expect(mdclaim(['claim', login, '--by', 'alice', '-f', file]).status).toBe(0);
+    expect(mdclaim(['done', login, '--by', 'alice', '-f', file]).status).toBe(0);
+    const t = term();
+    t.start(['-f', file], { LINES: '60' });
+    let screen = await t.waitFor(/History \(/);
+    expect(screen).toMatch(/board\s+1 done, 0 failed; claim→done median \d+s, slowest \d+s/);
+    expect(mdclaim(['claim', docs, '--by', 'bob', '-f', file]).status).toBe(0);
+    expect(mdclaim(['fail', docs, '--by', 'bob', '--reason', 'no', '-f', file]).status).toBe(0);
+    // The history is read again at most every 10 s: wait for it.
+    screen = await t.waitFor(/board\s+1 done, 1 failed/);
+    expect(screen).toContain(`failed most: ${docs} ×1`);
+    t.keys('q');
+    expect(await t.exitStatus()).toBe(0);
+  });
+});

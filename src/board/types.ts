@@ -67,14 +67,20 @@ export interface RetryOptions extends HolderOptions {
   delay: string | number;
 }
 
-/** One entry of a task's append-only history. */
+/** One entry of a board's append-only history: the same events and fields on both kinds of board. */
 export interface HistoryEvent {
-  /** Increases with every event on the board. */
+  /** Increases with every event on the board (a file board: the event's place in its journal as read). */
   seq: number;
-  /** RFC 3339 with microseconds, from the database clock. */
+  /** RFC 3339: a PostgreSQL board's clock, with microseconds; a file board's writer's, with milliseconds. */
   at: string;
-  /** A reopen is logged as `released`, via `reopen`, `from` whoever finished the task. */
-  event: 'added' | 'imported' | 'claimed' | 'renewed' | 'taken over' | 'done' | 'failed' | 'released' | 'reaped' | 'retried' | 'parked';
+  /**
+   * A reopen is logged as `released`, via `reopen`, `from` whoever finished the task.
+   * `locked` and `unlocked`: path locks taken and let go by their holder. Only a file board records `removed` (a task an edit deleted).
+   */
+  event: 'added' | 'imported' | 'claimed' | 'renewed' | 'taken over' | 'done' | 'failed' | 'released' | 'reaped' | 'retried' | 'parked'
+    | 'locked' | 'unlocked' | 'removed';
+  /** The task's tracker key, or the hash of its text when it has none. */
+  id: string;
   /** Who made the change (absent for a reap or an import). */
   by?: string;
   /** Who held the task before a takeover or a reap. */
@@ -84,10 +90,21 @@ export interface HistoryEvent {
   lease?: string;
   commit?: string;
   reason?: string;
-  /** The operation that made the change: `next`, `claim`, `heartbeat`, `done`, `fail`, `release`, `reopen`, `reap`, `add`, `import`. */
+  /** locked, unlocked: the paths, `write:` or `read:` before each. */
+  paths?: string[];
+  /** The operation that made the change: `next`, `claim`, `heartbeat`, `done`, `fail`, `release`, `retry`, `reopen`, `reap`, `add`, `import`, `lock`, `unlock`, `edit`. */
   via: string;
   /** The task's text, so a history still reads after the board was replaced. */
   text: string;
+}
+
+/** Which events `history` returns: of one task (its id, key or hash), since an instant, by one name; all when none is given. */
+export interface HistoryOptions {
+  id?: string;
+  /** Events at or after this instant (epoch milliseconds). */
+  since?: number;
+  /** Events whose `by` or `from` is this name. */
+  by?: string;
 }
 
 /** A board's tasks and, for each, null when it may be claimed now, else what stands in the way. */
@@ -142,8 +159,11 @@ export interface TaskBoard extends PathLocking {
   /** Reopen lapsed claims (or park those at `maxAttempts`); returns them as they were, saying which it reopened and which it parked. */
   reap(options?: ReapOptions): Promise<Reaped>;
   add(text: string, options?: { section?: string }): Promise<Task>;
-  /** The task's events, oldest first. Kept only by a PostgreSQL board: a file board refuses it (USAGE, see capabilities.ts). */
-  history(id: string): Promise<HistoryEvent[]>;
+  /**
+   * The board's events, oldest first: of one task when `id` is given (a string, or `options.id`).
+   * A file board keeps them in its journal beside it (docs/FORMAT.md); one without a journal has none.
+   */
+  history(id?: string | HistoryOptions): Promise<HistoryEvent[]>;
   /**
    * Resolve when a task may have become claimable, or after `timeoutMs`,
    * or when `signal` aborts: a runner's wait between two `next` calls.

@@ -57,6 +57,8 @@ export const FLAGS: Record<string, Flag> = {
   writes: { value: 'P', text: "a path you write (repeat, or a,b); a directory ends in /; relative to the board's directory" },
   reads: { value: 'P', text: 'a path you only read (readers share)' },
   agents: { text: 'write nothing; print the lines an AGENTS.md or CLAUDE.md needs to teach an agent the loop (next, heartbeat, done/fail, exit statuses, the MCP route)' },
+  'no-history': { text: 'make no journal beside the board: it keeps no history (docs/FORMAT.md)' },
+  since: { value: 'D', text: 'only events of the last D (e.g. 1h, 2d)' },
   'fail-on-lapsed': { text: 'exit 5 when a claim (among those shown) is past its lease, so a cron job can alert' },
 };
 

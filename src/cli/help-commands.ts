@@ -6,11 +6,11 @@ import type { CommandSpec } from './help.js';
 export const COMMANDS: Record<string, CommandSpec> = {
   init: {
     args: 'none',
-    flags: ['agents', 'json'],
+    flags: ['agents', 'no-history', 'json'],
     summary: 'write a starter tasks.md where none exists',
     about:
-      'Write a short starter board (two sections, open tasks, a [⏰] task, tags, a {writes: …} declaration) at --file, default ./tasks.md, and print what to run next. It never writes over an existing file: that is exit 2, the file untouched.',
-    options: { json: '{"created", "tasks", "sections"}, or {"agents": text}', file: 'the board to create (default ./tasks.md, or MDCLAIM_FILE)' },
+      'Write a short starter board (two sections, open tasks, a [⏰] task, tags, a {writes: …} declaration) at --file, default ./tasks.md, with its history journal beside it (tasks.md.history.jsonl, empty; --no-history: none), and print what to run next. It never writes over an existing file: that is exit 2, the file untouched.',
+    options: { json: '{"created", "tasks", "sections", "history"}, or {"agents": text}', file: 'the board to create (default ./tasks.md, or MDCLAIM_FILE)' },
     examples: ['npx mdclaim init && npx mdclaim next --by me', 'npx mdclaim init --agents >> AGENTS.md'],
     exits: '0 created (or printed), 2 the file exists, 1 it cannot be created (no such directory, permission, full disk)',
     ownFlagsOnly: true,
@@ -94,7 +94,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: 'put a done or failed task back to open, to retry it',
     about:
       'Put a done or failed task back to open ([ ]), dropping its commit or its failure reason, so it can be claimed again. A claim is not reopened: its holder releases it (a lapsed one is the reaper\'s).',
-    options: { by: "who reopens it (or MDCLAIM_BY): kept in a PostgreSQL board's history" },
+    options: { by: "who reopens it (or MDCLAIM_BY): kept in the board's history" },
     examples: ['npx mdclaim reopen 3f2a9c', 'npx mdclaim reopen PLAT-12 --by alice --json'],
     exits: '0 reopened, 3 no such task, 4 claimed or not finished',
   },
@@ -116,12 +116,14 @@ export const COMMANDS: Record<string, CommandSpec> = {
     exits: '0 added',
   },
   history: {
-    args: 'task',
-    flags: [],
-    summary: "a task's events: claimed, renewed, done, … (PostgreSQL board)",
-    about: "Print a task's events, oldest first: who claimed, renewed, took over, finished, released, reopened or reaped it, and when (the database's clock). A file board keeps no history.",
-    examples: ['npx mdclaim history PLAT-12 --file "postgres://db/app?board=main"'],
-    exits: '0, 3 no event for that id',
+    args: 'task?',
+    flags: ['since', 'by'],
+    summary: "what happened on the board: claimed, done, failed, … (one task's, with an id)",
+    about:
+      "Print the board's events, oldest first, one a line: who claimed, took over, finished, failed, released, retried, reopened, reaped or parked which task, and when; with an id, that task's only. A PostgreSQL board keeps them in its database; a file board in its journal beside it, tasks.md.history.jsonl, where one exists (init makes it; docs/FORMAT.md). A file board journals no heartbeat. --json: {\"events\": [...]}.",
+    options: { by: 'only events made by this name (not MDCLAIM_BY)', since: 'only events of the last D (e.g. 1h, 2d)' },
+    examples: ['npx mdclaim history PLAT-12', 'npx mdclaim history --since 1h --by agent-3', 'npx mdclaim history --json --file "postgres://db/app?board=main"'],
+    exits: '0, 3 no event (for that id)',
   },
   import: {
     args: 'path',
@@ -261,9 +263,9 @@ export const COMMANDS: Record<string, CommandSpec> = {
     flags: ['tag', 'section', 'fail-on-lapsed'],
     summary: 'the board at a glance, once: counts, claims, lapsed, blocked, failed',
     about:
-      'Print the summary mdclaim watch shows, once, for scripts, cron mail and CI logs: counts by status and per section, every claim (live with its time left, lapsed, untimed), the oldest claim, the paths held and by whom, the tasks blocked by a path or by a [⏰], and the failed tasks with their reasons.',
+      'Print the summary mdclaim watch shows, once, for scripts, cron mail and CI logs: counts by status and per section, every claim (live with its time left, lapsed, untimed), the oldest claim, the paths held and by whom, the tasks blocked by a path or by a [⏰], the failed tasks with their reasons, and from the board\'s history the tasks done and failed in the last hour, the median and slowest claim-to-done time and the tasks failed or taken over most.',
     options: {
-      json: 'one JSON document: board, at, counts, sections, claims (state live, lapsed or untimed, heldMs, leftMs), live, lapsed, untimed, oldestClaim, paths, blocked, failures, doneRate (null: a rate needs watching), tasks (id, status, claimable: what claim of it would do now)',
+      json: 'one JSON document: board, at, counts, sections, claims (state live, lapsed or untimed, heldMs, leftMs), live, lapsed, untimed, oldestClaim, paths, blocked, failures, doneRate (null: a rate needs watching), tasks (id, status, claimable: what claim of it would do now), history (done, failed, medianMs, slowest, failedMost, takenOverMost, sections)',
       tag: 'count and show only tasks tagged {T} (repeat: all of them)',
     },
     examples: ['npx mdclaim status', 'npx mdclaim status --json | jq .counts', '*/5 * * * * cd /srv && node_modules/.bin/mdclaim status --fail-on-lapsed || …'],
@@ -287,7 +289,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
       'A full-screen view of the board that follows it as other processes change it, without a keypress, until you quit; it only reads the board. A header with counts by status, a progress bar per section and the rate of done tasks; the claims with holder, task, time held and time left counting down (LAPSED past its lease, untimed for an ADW claim with no time); who holds which paths; the tasks a held path or a [⏰] keeps waiting; the latest events (claimed, taken over, done, failed with its reason, released, reaped) and the failed tasks.',
     options: { tag: 'count and show only tasks tagged {T} (holds anywhere still block them)' },
     notes:
-      'Keys: q or Ctrl-C quits (exit 0), ? shows the keys; a resize redraws. A file board is read under its shared lock when its directory reports a change, and every 2s besides; a PostgreSQL board on its NOTIFY, and when a poll of its history (every 1s) sees a change; at most 4 redraws a second. A board that cannot be read for a moment is said on screen with the last reading kept, and tried again. Colour unless NO_COLOR is set or TERM=dumb; emoji and bars in a UTF-8 locale, ASCII otherwise. Needs a terminal: for scripts use mdclaim status.',
+      'Keys: q or Ctrl-C quits (exit 0), ? shows the keys; a resize redraws. A file board is read under its shared lock when its directory reports a change, and every 2s besides; a PostgreSQL board on its NOTIFY, and when a poll of its history (every 1s) sees a change; at most 4 redraws a second; its history (the durations and rates) at most every 10s. A board that cannot be read for a moment is said on screen with the last reading kept, and tried again. Colour unless NO_COLOR is set or TERM=dumb; emoji and bars in a UTF-8 locale, ASCII otherwise. Needs a terminal: for scripts use mdclaim status.',
     examples: ['npx mdclaim watch', 'npx mdclaim watch -f "postgres://ci@db/work?board=sprint" --tag backend'],
     exits: '0 quit with q or Ctrl-C, 143 SIGTERM, 129 SIGHUP or a lost terminal, 2 no terminal',
     ownFlagsOnly: true,

@@ -7,7 +7,7 @@ export { COMMANDS };
 /** What each command takes, for --help and for rejecting flags that do not apply. */
 export interface CommandSpec {
   /** `command`: everything after `--` is a command line to run. `paths`: the task, then any number of paths. `path`: one file. */
-  args: 'none' | 'task' | 'text' | 'command' | 'paths' | 'path' | 'name';
+  args: 'none' | 'task' | 'text' | 'command' | 'paths' | 'path' | 'name' | 'task?';
   /** Its own options (the common ones come on top, unless ownFlagsOnly). */
   flags: string[];
   /** One line, for the list of commands. */
@@ -36,7 +36,7 @@ export function allowedFlags(command: string): Set<string> {
   return new Set([...(c?.ownFlagsOnly ? ['file', 'help'] : COMMON), ...(c?.flags ?? [])]);
 }
 
-const ARG = { none: '', task: ' <task>', text: ' <text>', command: ' -- <cmd>', paths: ' <task> [P…]', path: ' <file>', name: ' <name>' } as const;
+const ARG = { none: '', task: ' <task>', text: ' <text>', command: ' -- <cmd>', paths: ' <task> [P…]', path: ' <file>', name: ' <name>', 'task?': ' [task]' } as const;
 
 /** Words filled into lines of at most `width` characters, each line after the first indented by `indent`. */
 export function wrap(text: string, width: number, indent = 0): string {

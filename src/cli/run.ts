@@ -51,6 +51,7 @@ export async function run(argv: readonly string[], io: Output): Promise<number> 
   }
   if (spec.args === 'none' && p.positionals.length > 0) throw usage(`${p.command} takes no argument, got "${p.positionals[0]}"`);
   if (spec.args === 'task' && p.positionals.length !== 1) throw usage(`${p.command} needs exactly one task id`);
+  if (spec.args === 'task?' && p.positionals.length > 1) throw usage(`${p.command} takes at most one task id`);
   if (spec.args === 'paths' && p.positionals.length === 0) throw usage(`${p.command} needs the task id`);
   if (spec.args === 'text' && p.positionals.length === 0) throw usage(`${p.command} needs the task's text`);
   if (spec.args === 'path' && p.positionals.length !== 1) throw usage(`${p.command} needs exactly one file`);

@@ -1,13 +1,12 @@
 import { usage } from '../errors.js';
-import { needsKind, pgForm } from '../board/capabilities.js';
 import { toByteString } from '../format/bytes.js';
 import type { ByteString } from '../format/bytes.js';
 import type { Task } from '../format/task.js';
 import { refuseFileBoardOn } from '../platform/windows.js';
-import { FileStore, type WriteMode } from '../storage/file-store.js';
+import { FileStore, type Change, type WriteMode } from '../storage/file-store.js';
 import type { LockKind } from '../storage/lock.js';
 import { add } from '../board/add.js';
-import { checkReading } from '../board/check-reading.js';
+import { applyEdits, checkReading } from '../board/check-reading.js';
 import { claimById, claimNext } from './claim.js';
 import { parseDuration } from '../board/duration.js';
 import { applyEdit, type EditResult } from './edit.js';
@@ -24,7 +23,7 @@ import { checkBy } from '../board/checks.js';
 import { addRequest, claimRequest, doneRequest, failRequest, holderRequest, nextRequest, reapRequest, reopenRequest, retryRequest, type HolderRequest } from '../board/requests.js';
 import { parkedIsConflict, reapedOf } from '../board/park.js';
 import { formatClaimedAt } from '../format/marker.js';
-import type { ChangeSource, ClaimOptions, HistoryEvent, HolderOptions, NextOptions, PassedOver, ReapOptions, Reaped, RetryOptions, Survey, TaskBoard } from '../board/types.js';
+import type { ChangeSource, ClaimOptions, HistoryEvent, HistoryOptions, HolderOptions, NextOptions, PassedOver, ReapOptions, Reaped, RetryOptions, Survey, TaskBoard } from '../board/types.js';
 
 export type { HolderOptions, NextOptions } from '../board/types.js';
 import { checkPaths, listPaths } from './list-paths.js';
@@ -32,6 +31,8 @@ import { lockPaths, unlockPaths } from './path-locks.js';
 import { pathList, pathRequest } from '../board/path-options.js';
 import type { CheckPathsOptions, HeldPath, LockPathsOptions, PathLocking, UnlockPathsOptions } from '../board/path-types.js';
 import { after } from '../storage/deadline.js';
+import { editJournal, planJournal, type Via } from '../board/history-events.js';
+import { historyRequest, journalEvents } from '../board/history.js';
 
 export interface BoardOptions {
   /**
@@ -52,6 +53,14 @@ export interface BoardOptions {
   allowNetworkFs?: boolean;
   /** The clock, in epoch milliseconds (default `Date.now`). */
   now?: () => number;
+  /**
+   * Append each change to the board's journal, `<board>.history.jsonl`, when
+   * that file exists (default true; `MDCLAIM_HISTORY=off` turns it off): see
+   * docs/FORMAT.md. A journal that cannot be written fails no change.
+   */
+  history?: boolean;
+  /** Told why a change's journal line could not be written (default: one `warning:` line on stderr). */
+  onWarning?: (message: string) => void;
 }
 
 export const DEFAULT_LEASE = '30m';
@@ -78,6 +87,8 @@ export class Board implements TaskBoard, PathLocking {
       ...(options.lock === undefined ? {} : { lock: options.lock }),
       lockTimeoutMs: parseDuration(options.lockTimeout ?? process.env['MDCLAIM_LOCK_TIMEOUT'] ?? '10s', 'lockTimeout'),
       allowNetworkFs: options.allowNetworkFs ?? process.env['MDCLAIM_ALLOW_NFS'] === '1',
+      journal: options.history ?? process.env['MDCLAIM_HISTORY'] !== 'off',
+      ...(options.onWarning === undefined ? {} : { warn: options.onWarning }),
     });
   }
 
@@ -131,7 +142,7 @@ export class Board implements TaskBoard, PathLocking {
     const filter = { tags, ...(section === undefined ? {} : { section }) };
     const max = maxAttempts === undefined ? {} : { maxAttempts };
     const passed: PassedOver[] = [];
-    const task = await this.update((src) => claimNext(src, filter, { by, leaseMs, now: this.now(), ...max }, (passed.length = 0, passed)));
+    const task = await this.update('next', (src) => claimNext(src, filter, { by, leaseMs, now: this.now(), ...max }, (passed.length = 0, passed)));
     for (const p of passed) options.onPassOver?.(p);
     return task;
   }
@@ -146,36 +157,36 @@ export class Board implements TaskBoard, PathLocking {
   async claim(id: string, options: ClaimOptions): Promise<Task> {
     const { by, leaseMs, maxAttempts } = claimRequest(id, options, this.leaseMs);
     const max = maxAttempts === undefined ? {} : { maxAttempts };
-    return parkedIsConflict(await this.update((src) => claimById(src, idIn(src, id), { by, leaseMs, now: this.now(), ...max })));
+    return parkedIsConflict(await this.update('claim', (src) => claimById(src, idIn(src, id), { by, leaseMs, now: this.now(), ...max })));
   }
 
   /** Renew the holder's claim timestamp; the claim keeps its own lease. */
   async heartbeat(id: string, options: HolderOptions): Promise<Task> {
     const who = holder(holderRequest(id, options));
-    return this.update((src) => heartbeat(src, idIn(src, id), who, this.now()));
+    return this.update('heartbeat', (src) => heartbeat(src, idIn(src, id), who, this.now()));
   }
 
   async done(id: string, options: HolderOptions & { commit?: string }): Promise<Task> {
     const r = doneRequest(id, options);
-    return this.update((src) => done(src, idIn(src, id), holder(r), r.commit));
+    return this.update('done', (src) => done(src, idIn(src, id), holder(r), r.commit));
   }
 
   async fail(id: string, options: HolderOptions & { reason?: string }): Promise<Task> {
     const r = failRequest(id, options);
-    return this.update((src) => fail(src, idIn(src, id), holder(r), r.reason));
+    return this.update('fail', (src) => fail(src, idIn(src, id), holder(r), r.reason));
   }
 
   /** Give the task back unworked (`[ ]`): its claim counts no attempt, so claim + release leaves the line as it was. */
   async release(id: string, options: HolderOptions): Promise<Task> {
     const who = holder(holderRequest(id, options));
-    return this.update((src) => release(src, idIn(src, id), who));
+    return this.update('release', (src) => release(src, idIn(src, id), who));
   }
 
   /** Give the task back for a retry: `[ ]`, its attempt counted, and `not before` now + delay (to the second, rounded up) on its line. */
   async retry(id: string, options: RetryOptions): Promise<Task> {
     const { delayMs, ...r } = retryRequest(id, options);
     const who = holder(r);
-    return this.update((src) => retry(src, idIn(src, id), who, formatClaimedAt(Math.ceil((this.now() + delayMs) / 1000) * 1000)));
+    return this.update('retry', (src) => retry(src, idIn(src, id), who, formatClaimedAt(Math.ceil((this.now() + delayMs) / 1000) * 1000)));
   }
 
   /**
@@ -185,7 +196,7 @@ export class Board implements TaskBoard, PathLocking {
    */
   async reopen(id: string, options: { by?: string } = {}): Promise<Task> {
     reopenRequest(id, options);
-    return this.update((src) => reopen(src, idIn(src, id)));
+    return this.update('reopen', (src) => reopen(src, idIn(src, id)), options.by);
   }
 
   /**
@@ -200,14 +211,14 @@ export class Board implements TaskBoard, PathLocking {
     const max = r.maxAttempts === undefined ? {} : { maxAttempts: r.maxAttempts };
     const decide = (src: ByteString) => reap(src, { ...r, now: this.now() });
     // A dry run writes nothing: the shared read lock, and read permission, are enough.
-    const done = dryRun ? await this.store.read((src) => resultOf(decide(src))) : await this.update(decide);
+    const done = dryRun ? await this.store.read((src) => resultOf(decide(src))) : await this.update('reap', decide);
     return reapedOf(done, max.maxAttempts);
   }
 
   /** Append an open task under the lock, at the end of `section` (created if missing) or of the board. */
   async add(text: string, options: { section?: string } = {}): Promise<Task> {
     const r = addRequest(text, options);
-    return this.update((src) => add(src, r.text, r.section));
+    return this.update('add', (src) => add(src, r.text, r.section));
   }
 
   /**
@@ -221,14 +232,14 @@ export class Board implements TaskBoard, PathLocking {
   async lockPaths(id: string, options: LockPathsOptions): Promise<Task> {
     const who = holder(holderRequest(id, options));
     const want = pathRequest(options, 'lockPaths');
-    return this.update((src) => lockPaths(src, idIn(src, id), who, want, this.now()));
+    return this.update('lock', (src) => lockPaths(src, idIn(src, id), who, want, this.now()));
   }
 
   /** Let go of the named locks of the caller's task, or of all of them without `paths`; NOT_FOUND for a path it does not lock. */
   async unlockPaths(id: string, options: UnlockPathsOptions): Promise<Task> {
     const who = holder(holderRequest(id, options));
     const paths = options.paths === undefined ? undefined : pathList(options.paths, 'paths');
-    return this.update((src) => unlockPaths(src, idIn(src, id), who, paths));
+    return this.update('unlock', (src) => unlockPaths(src, idIn(src, id), who, paths));
   }
 
   /** Every path a live claim holds now (declared on its line or locked under it), in file order. */
@@ -247,11 +258,19 @@ export class Board implements TaskBoard, PathLocking {
     return this.store.read((src) => checkPaths(src, by, want, this.now()));
   }
 
-  /** The one write path of every transition: decide, check the new bytes read as meant, then write. */
-  private update<T>(decide: (src: string) => Plan<T>): Promise<T> {
+  /**
+   * The one write path of every transition: decide, check the new bytes read
+   * as meant, then write, and journal what the checked plan changed (`via`
+   * the operation; `by` who asked, where the plan does not say).
+   */
+  private update<T>(via: Via, decide: (src: string) => Plan<T>, by?: string): Promise<T> {
     // A clock of the caller's own is not asked the time for a board in memory.
     if (this.now === Date.now) warmUp(decide);
-    return this.store.update((src) => checkReading(src, decide(src)));
+    return this.store.update((src) => {
+      const plan = checkReading(src, decide(src));
+      const at = this.now();
+      return { ...plan, journal: () => planJournal(src, plan, via, at, by) };
+    });
   }
 
   /** The board's bytes, read under a shared lock: the snapshot a person edits. */
@@ -276,22 +295,23 @@ export class Board implements TaskBoard, PathLocking {
     // Not a transition, so not through checkReading: the merge makes its own check, that every line reads as on the side it came from.
     for (let attempt = 1; attempt <= MERGES_OUTSIDE_LOCK; attempt++) {
       const board = await this.store.read((src) => src);
-      const planned = applyEdit(board, base, edited);
+      const planned = journalled(board, applyEdit(board, base, edited), this.now());
       options.onMerged?.(attempt);
       const applied = await this.store.update((src) => (src === board ? planned : STALE));
       if (applied !== STALE_RESULT) return applied;
     }
     // A board that changed under every merge: the last one is made under the lock, so the edit lands.
     return this.store.update((src) => {
-      const planned = applyEdit(src, base, edited);
+      const planned = journalled(src, applyEdit(src, base, edited), this.now(), true);
       options.onMerged?.(MERGES_OUTSIDE_LOCK + 1);
       return planned;
     });
   }
 
-  /** The file board keeps no history: the file holds only the present. */
-  async history(_id: string): Promise<HistoryEvent[]> {
-    throw needsKind('history', 'pg', pgForm());
+  /** The board's events, oldest first, from its journal (none when it keeps none: see docs/FORMAT.md). */
+  async history(options: string | HistoryOptions = {}): Promise<HistoryEvent[]> {
+    const r = historyRequest(options);
+    return journalEvents(await this.store.journal(), r);
   }
 
   /** A file gives no signal when it changes under the lock: wait out the interval. */
@@ -322,7 +342,20 @@ export class Board implements TaskBoard, PathLocking {
 const MERGES_OUTSIDE_LOCK = 3;
 /** The answer of an apply that found the board changed since the merge was made: nothing written. */
 const STALE_RESULT: EditResult = { merged: false, conflicts: [] };
-const STALE = { edits: [], result: STALE_RESULT };
+const STALE = { edits: [], result: STALE_RESULT, journal: () => [] };
+
+/**
+ * An edit's plan with its journal lines: the tasks before and after it,
+ * compared. Made at once (outside the lock, where the merge is made) unless
+ * `underLock`: an edit is rare, and reads the whole board anyway.
+ */
+function journalled(src: ByteString, planned: ReturnType<typeof applyEdit>, at: number, underLock = false): Change<EditResult> {
+  if (planned.edits.length === 0) return { ...planned, journal: () => [] };
+  const make = () => editJournal(listTasks(src), listTasks(applyEdits(src, [...planned.edits].sort((a, b) => a.start - b.start))), at);
+  if (underLock) return { ...planned, journal: make };
+  const lines = make();
+  return { ...planned, journal: () => lines };
+}
 
 function isBytes(x: unknown): x is Uint8Array | string {
   return typeof x === 'string' || x instanceof Uint8Array;

@@ -2,7 +2,8 @@ import type { ByteString } from '../format/bytes.js';
 import { named } from '../format/named.js';
 import type { Status } from '../format/marker.js';
 import type { Task } from '../format/task.js';
-import type { Change } from '../storage/file-store.js';
+import type { Edit } from '../format/edit.js';
+import type { Outcome } from '../storage/file-store.js';
 import { merge3, type Conflict } from './merge.js';
 import { listTasks } from '../board/walk.js';
 
@@ -28,7 +29,7 @@ export type EditResult =
  * did meanwhile stays. The markers the person typed are taken as typed.
  * On a conflict nothing is written.
  */
-export function applyEdit(src: ByteString, snapshot: ByteString, mine: ByteString): Change<EditResult> {
+export function applyEdit(src: ByteString, snapshot: ByteString, mine: ByteString): Outcome<EditResult> & { edits: Edit[] } {
   const r = merge3(snapshot, mine, src);
   if (!r.ok) return { edits: [], result: { merged: false, conflicts: describe(r.conflicts, src, mine) } };
   if (r.merged === src) return { edits: [], result: { merged: true, changed: false, kept: r.theirs } };

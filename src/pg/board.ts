@@ -2,7 +2,7 @@ import { checkBy, checkId } from '../board/checks.js';
 import { addRequest, claimRequest, doneRequest, failRequest, holderRequest, nextRequest, reapRequest, reopenRequest, retryRequest, type HolderRequest } from '../board/requests.js';
 import { parkedIsConflict, parkedView, reapedOf } from '../board/park.js';
 import { parseDuration } from '../board/duration.js';
-import type { ChangeSource, ClaimOptions, HistoryEvent, HolderOptions, NextOptions, ReapOptions, Reaped, RetryOptions, Survey, TaskBoard } from '../board/types.js';
+import type { ChangeSource, ClaimOptions, HistoryEvent, HistoryOptions, HolderOptions, NextOptions, ReapOptions, Reaped, RetryOptions, Survey, TaskBoard } from '../board/types.js';
 import { lineRule, type TaskBlocker } from '../board/standing.js';
 import { pathList, pathRequest } from '../board/path-options.js';
 import type { CheckPathsOptions, HeldPath, LockPathsOptions, PathLocking, UnlockPathsOptions } from '../board/path-types.js';
@@ -15,6 +15,7 @@ import { claimById, claimNext, claimNextAlone, PassOver } from './claim.js';
 import { Db, type Conn } from './db.js';
 import { holderWrite, type HolderVerb } from './finish.js';
 import { historyOf } from './history.js';
+import { historyRequest } from '../board/history.js';
 import { ensureSchema, migrate, type Migrated } from './migrate.js';
 import { PathRace } from './held.js';
 import { checkPaths, listPaths, lockPaths, refuseRetaken, unlockPaths } from './paths.js';
@@ -238,11 +239,11 @@ export class PgBoard implements TaskBoard, PathLocking {
     return this.db.with(async (c) => addTask(c, await createBoard(c, this.target.board), r.text, r.section), true);
   }
 
-  async history(id: string): Promise<HistoryEvent[]> {
-    checkId(id);
+  async history(options?: string | HistoryOptions): Promise<HistoryEvent[]> {
+    const r = historyRequest(options);
     const board = await this.board();
-    const full = await this.resolve(board, id);
-    return this.db.with((c) => historyOf(c, board, full));
+    const id = r.id === undefined ? {} : { id: await this.resolve(board, r.id) };
+    return this.db.with((c) => historyOf(c, board, { ...r, ...id }));
   }
 
   waitForWork(signal: AbortSignal | undefined, timeoutMs: number): Promise<void> {

@@ -96,6 +96,9 @@ export async function lockPaths(c: Conn, a: PgHolder, want: Paths): Promise<Task
   for (const l of added) {
     await c.query(`INSERT INTO mdclaim.path_lock (task, mode, path, since) VALUES ($1, $2, $3, date_trunc('second', now()))`, [row.uid, l.mode, l.path]);
   }
+  // Taken, then let go (a read lock a write lock replaced), as a file board's journal says it.
+  await logPaths(c, row.uid, 'locked', a.by, added.map((l) => `${l.mode}:${l.path}`), 'lock');
+  await logPaths(c, row.uid, 'unlocked', a.by, replaced.map((p) => `read:${p}`), 'lock');
   return readBack(c, row.uid);
 }
 
@@ -103,7 +106,8 @@ export async function lockPaths(c: Conn, a: PgHolder, want: Paths): Promise<Task
 export async function unlockPaths(c: Conn, a: PgHolder, paths: readonly string[] | undefined): Promise<Task> {
   const row = await heldRow(c, a);
   if (paths === undefined) {
-    await c.query('DELETE FROM mdclaim.path_lock WHERE task = $1', [row.uid]);
+    const gone = await c.query<{ mode: string; path: string }>(`${GONE('task = $1')}`, [row.uid]);
+    await logPaths(c, row.uid, 'unlocked', a.by, gone.map((l) => `${l.mode}:${l.path}`), 'unlock');
     return readBack(c, row.uid);
   }
   const locks = await locksOf(c, row.uid);
@@ -113,8 +117,22 @@ export async function unlockPaths(c: Conn, a: PgHolder, paths: readonly string[]
     const t = toTask(row);
     throw new MdclaimError('NOT_FOUND', `${named(t)} has no lock on ${path}${isDeclared ? " (it is declared on the task's line, and held until the task is finished)" : ''}`);
   }
-  await c.query('DELETE FROM mdclaim.path_lock WHERE task = $1 AND path = ANY($2::text[])', [row.uid, paths]);
+  const gone = await c.query<{ mode: string; path: string }>(GONE('task = $1 AND path = ANY($2::text[])'), [row.uid, paths]);
+  await logPaths(c, row.uid, 'unlocked', a.by, gone.map((l) => `${l.mode}:${l.path}`), 'unlock');
   return readBack(c, row.uid);
+}
+
+/** Delete the locks `where` names; returns them in the order they were taken. */
+const GONE = (where: string) => `WITH gone AS (DELETE FROM mdclaim.path_lock WHERE ${where} RETURNING mode, path, seq) SELECT mode, path FROM gone ORDER BY seq`;
+
+/** The history row of path locks taken or let go (none when no path changed): `write:P` or `read:P` each (migration 8). */
+async function logPaths(c: Conn, task: string, event: 'locked' | 'unlocked', by: string, paths: readonly string[], via: string): Promise<void> {
+  if (paths.length === 0) return;
+  await c.query(
+    `INSERT INTO mdclaim.history (board, task, hash, key, text, event, by, paths, via)
+     SELECT board, uid, hash, key, text, $2, $3, $4::text[], $5 FROM mdclaim.task WHERE uid = $1`,
+    [task, event, by, paths, via],
+  );
 }
 
 /** Every path a live claim holds now, in board order: declared writes, declared reads, then locks as taken. */

@@ -1,4 +1,4 @@
--- The PostgreSQL board's schema at version 7, as the migrations in
+-- The PostgreSQL board's schema at version 8, as the migrations in
 -- src/pg/migrations/ leave a fresh database: generated, do not edit.
 -- Regenerate with npm run schema (pg_dump, PostgreSQL 15).
 
@@ -355,7 +355,8 @@ CREATE TABLE mdclaim.history (
     via text NOT NULL,
     attempts integer,
     not_before timestamp with time zone,
-    CONSTRAINT history_event_check CHECK ((event = ANY (ARRAY['added'::text, 'imported'::text, 'claimed'::text, 'renewed'::text, 'taken over'::text, 'done'::text, 'failed'::text, 'released'::text, 'reaped'::text, 'retried'::text, 'parked'::text])))
+    paths text[],
+    CONSTRAINT history_event_check CHECK ((event = ANY (ARRAY['added'::text, 'imported'::text, 'claimed'::text, 'renewed'::text, 'taken over'::text, 'done'::text, 'failed'::text, 'released'::text, 'reaped'::text, 'retried'::text, 'parked'::text, 'locked'::text, 'unlocked'::text])))
 );
 
 --
@@ -601,6 +602,12 @@ ALTER TABLE ONLY mdclaim.task_line
 
 ALTER TABLE ONLY mdclaim.task
     ADD CONSTRAINT task_pkey PRIMARY KEY (uid);
+
+--
+-- Name: history_at; Type: INDEX; Schema: mdclaim; Owner: -
+--
+
+CREATE INDEX history_at ON mdclaim.history USING btree (board, at);
 
 --
 -- Name: history_key; Type: INDEX; Schema: mdclaim; Owner: -

@@ -6,6 +6,7 @@ import { sql as attempts } from './migrations/004-attempts.js';
 import { sql as keptState } from './migrations/005-kept-state.js';
 import { sql as blocker } from './migrations/006-blocker.js';
 import { sql as pathCall } from './migrations/007-path-call.js';
+import { sql as historyPaths } from './migrations/008-history-paths.js';
 
 // The PostgreSQL board's schema, as numbered migrations, one file each under
 // migrations/: a database holds version N when migrations 1..N have run.
@@ -16,7 +17,7 @@ import { sql as pathCall } from './migrations/007-path-call.js';
 
 export { LOCK_CLASS, NOTIFY_CHANNEL, PATHS_LOCK_CLASS, READY_LOCK_CLASS } from './constants.js';
 
-export const MIGRATIONS: readonly string[] = [boards, pathLocks, lockLines, attempts, keptState, blocker, pathCall];
+export const MIGRATIONS: readonly string[] = [boards, pathLocks, lockLines, attempts, keptState, blocker, pathCall, historyPaths];
 
 /** What a migration does after its statements, in the same transaction (by index, as MIGRATIONS). */
 export const AFTER: ReadonlyArray<((c: Conn) => Promise<void>) | undefined> = [undefined, declaredPaths];

@@ -12,6 +12,7 @@ import { retireDirLock } from './dir-lock.js';
 import { acquire, chooseLock, type Lock, type LockKind, type LockTarget } from './lock.js';
 import { scratch } from './scratch.js';
 import { inPlaceRange, writeInPlace, writeReplace } from './write.js';
+import { journalOf, readJournal, recordChange } from './journal.js';
 
 export type WriteMode = 'auto' | 'replace';
 
@@ -22,16 +23,26 @@ export interface StoreOptions {
   lock?: string;
   lockTimeoutMs: number;
   allowNetworkFs: boolean;
+  /** Append each change's journal lines to the board's journal (default true; see journal.ts). */
+  journal?: boolean;
+  /** Told why a change's journal lines could not be written; the change stands (default: one line on stderr). */
+  warn?: (message: string) => void;
 }
 
 /**
- * What a change decided: the edits to make (none: leave the file alone) and
- * what to return, or (`later`) how to build it once the lock is let go.
+ * What a change decided: the edits to make (none: leave the file alone), how
+ * to make the lines its history records (JSON, appended to the journal after
+ * the edits are written, made only where the board keeps a journal; every
+ * change says, so no write can forget it), and what to return, or (`later`)
+ * how to build it once the lock is let go.
  */
-export type Change<T> = { edits: Edit[]; result: T } | { edits: Edit[]; later: () => T };
+export type Change<T> = Outcome<T> & { edits: Edit[]; journal: () => readonly string[] };
+
+/** What a change hands back: its result, or how to build it once the lock is let go. */
+export type Outcome<T> = { result: T } | { later: () => T };
 
 /** What a change returns: its result, or the one `later` builds. */
-export function resultOf<T>(change: Change<T>): T {
+export function resultOf<T>(change: Outcome<T>): T {
   return 'later' in change ? change.later() : change.result;
 }
 
@@ -133,6 +144,20 @@ export class FileStore {
     }
   }
 
+  /** The journal's lines (see journal.ts), read under the board's shared lock: none when it keeps none. */
+  async journal(): Promise<string[]> {
+    const held = this.lockAndOpen(false, Date.now() + this.opts.lockTimeoutMs);
+    const { o, target, unlock } = held instanceof Promise ? await held : held;
+    const path = journalOf(target.file);
+    try {
+      return readJournal(path);
+    } catch (err) {
+      throw ioError(path, err);
+    } finally {
+      close0(o, unlock);
+    }
+  }
+
   /** Read, decide and write under the exclusive lock. */
   async update<T>(decide: (src: ByteString) => Change<T>): Promise<T> {
     const held = this.lockAndOpen(true, Date.now() + this.opts.lockTimeoutMs);
@@ -141,7 +166,10 @@ export class FileStore {
     try {
       const { buf, src } = readAll(o);
       change = decide(src);
-      if (change.edits.length > 0) this.write(o, target, buf, change.edits);
+      if (change.edits.length > 0) {
+        this.write(o, target, buf, change.edits);
+        if (this.opts.journal !== false) recordChange(target.file, change.journal, this.opts);
+      }
     } finally {
       close0(o, unlock);
     }

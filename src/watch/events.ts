@@ -2,7 +2,7 @@ import { claimState } from '../board/standing.js';
 import type { Task } from '../format/task.js';
 
 // What happened between two readings of a board, told from the difference:
-// the file board keeps no history, and a watcher sees every board the same way.
+// a file board may keep no history (docs/FORMAT.md), and a watcher sees every board the same way.
 
 export interface WatchEvent {
   /** When the change was seen (epoch ms). */

@@ -5,6 +5,8 @@ import { claimInstant } from '../format/claim-time.js';
 import { formatClaimedAt, type Status } from '../format/marker.js';
 import type { Task } from '../format/task.js';
 import type { WatchEvent } from './events.js';
+import type { HistoryEvent } from '../board/types.js';
+import { historyStats, type HistoryStats } from './history-stats.js';
 
 // What `status` prints once and `watch` keeps up to date: one pure function of
 // a board's tasks, the clock and the events seen, so both say the same.
@@ -64,6 +66,8 @@ export interface Summary {
   doneRate: { perMinute: number; done: number; windowMs: number } | null;
   /** Every task in view, in board order: may it be claimed now (the board's own answer)? */
   tasks: { id: string; status: Status; claimable: boolean }[];
+  /** Durations and rates from the board's history (see history-stats.ts); null when it was not read. */
+  history: HistoryStats | null;
 }
 
 export const RATE_WINDOW_MS = 5 * 60_000;
@@ -71,10 +75,11 @@ export const RATE_WINDOW_MS = 5 * 60_000;
 /**
  * The summary of `tasks` at `nowMs`; `watchedSince` is when `events` began (for the done rate).
  * `blockers` are the board's answers for the tasks (TaskBoard.survey); without them, the file
- * board's rule decides at `nowMs`.
+ * board's rule decides at `nowMs`. `history` is the board's history of the last HISTORY_WINDOW_MS, when read.
  */
 export function summarize(
   tasks: readonly Task[], nowMs: number, filter: Filter = {}, events?: readonly WatchEvent[], watchedSince?: number, blockers?: readonly (TaskBlocker | null)[],
+  history?: readonly HistoryEvent[] | null,
 ): Summary {
   const now = cutoff(nowMs);
   const holds = taskHolds(tasks, now);
@@ -122,6 +127,7 @@ export function summarize(
     failures,
     doneRate: events === undefined ? null : doneRate(events, nowMs, watchedSince ?? nowMs),
     tasks: every,
+    history: history ? historyStats(history, tasks, nowMs, inView, filter.section !== undefined || (filter.tags ?? []).length > 0) : null,
   };
 }
 

@@ -3,6 +3,7 @@ import type { WatchEvent } from './events.js';
 import { span, spanAhead } from '../format/span.js';
 import { bar, paint, type Line, type Seg, type Style } from './paint.js';
 import type { ClaimView, Summary } from './summary.js';
+import type { HistoryFigures, HistoryStats } from './history-stats.js';
 
 // The summary as lines: the same blocks for `status` (all of them, once) and
 // `watch` (as many as the screen holds, refreshed).
@@ -77,7 +78,27 @@ export function blocks(s: Summary, events: readonly WatchEvent[] | null, style: 
       lines: s.failures.map((f) => [[`  ${f.id}`, 'red'], [`  ${f.reason ?? 'no reason given'}`], [`  ${f.text}`, 'dim']]),
     });
   }
+  if (s.history && (s.history.done + s.history.failed > 0 || s.history.medianMs !== null || s.history.failedMost.length + s.history.takenOverMost.length > 0)) {
+    out.push(historyBlock(s.history, style));
+  }
   return out;
+}
+
+/** Durations and rates from the history: the board's, each section's, and the tasks that failed or were taken over most. */
+function historyBlock(h: HistoryStats, style: Style): Block {
+  const arrow = style.glyphs ? '→' : '->';
+  const figures = (f: HistoryFigures): Seg[] => [
+    [`${f.done} done`, f.done > 0 ? 'green' : undefined],
+    [', '],
+    [`${f.failed} failed`, f.failed > 0 ? 'red' : undefined],
+    [f.medianMs === null ? `; claim${arrow}done: none` : `; claim${arrow}done median ${span(f.medianMs)}, slowest ${span(f.slowest!.ms)} (${f.slowest!.id})`, 'dim'],
+  ];
+  const lines: Line[] = [[['  board  '], ...figures(h)]];
+  for (const x of h.sections) lines.push([[`  ${printable(x.name ?? '(no heading)')}  `], ...figures(x)]);
+  const most = (what: string, xs: readonly { id: string; count: number }[]): Line[] =>
+    xs.length === 0 ? [] : [[[`  ${what}: `], [xs.map((x) => `${x.id} ×${x.count}`).join(', '), 'yellow']]];
+  lines.push(...most('failed most', h.failedMost), ...most('taken over most', h.takenOverMost));
+  return { title: [[`History (done and failed: last hour; durations and most: last ${span(h.windowMs)})`, 'bold']], lines };
 }
 
 function claimLine(c: ClaimView, style: Style): Line {

@@ -1,6 +1,7 @@
 import { answersChangeAt, type TaskBlocker } from '../board/standing.js';
 import { atDeadline } from '../storage/deadline.js';
-import type { TaskBoard } from '../board/types.js';
+import type { HistoryEvent, TaskBoard } from '../board/types.js';
+import { HISTORY_WINDOW_MS } from './history-stats.js';
 import type { Task } from '../format/task.js';
 import type { ChangeSource } from '../board/types.js';
 import { diffEvents, type WatchEvent } from './events.js';
@@ -14,6 +15,8 @@ export const MIN_GAP_MS = 250;
 /** A reading that has waited this long (a lock held long, a slow server) is said on screen. */
 const SLOW_READ_MS = 2000;
 const KEEP_EVENTS = 200;
+/** The history (durations and rates) is read again at most this often: it changes the figures slowly. */
+const HISTORY_EVERY_MS = 10_000;
 
 export interface WatchOptions {
   location: string;
@@ -38,6 +41,10 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
   let standUntil = Infinity;
   let changeTimer: (() => void) | null = null;
   let events: WatchEvent[] = [];
+  // The board's history of the last HISTORY_WINDOW_MS, read again with a reading at most every HISTORY_EVERY_MS.
+  let history: HistoryEvent[] | null = null;
+  let historyAt = -Infinity;
+  let historyTimer: NodeJS.Timeout | null = null;
   let problem: { message: string; since: number } | null = null;
   let help = false;
   let readingSince: number | null = null;
@@ -55,7 +62,7 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
     drawTimer = null;
     lastDraw = Date.now();
     const slow = readingSince !== null && lastDraw - readingSince >= SLOW_READ_MS ? { message: 'still waiting for the board (a lock held long, or a slow server)', since: readingSince } : null;
-    const summary = tasks === null ? null : summarize(tasks, lastDraw, o.filter, events, startedAt, lastDraw < standUntil ? blockers : undefined);
+    const summary = tasks === null ? null : summarize(tasks, lastDraw, o.filter, events, startedAt, lastDraw < standUntil ? blockers : undefined, history);
     const lines = frameLines({ location: o.location, summary, events, nowMs: lastDraw, problem: problem ?? slow, help, columns: o.terminal.columns, rows: o.terminal.rows }, o.style);
     try {
       o.terminal.draw(lines);
@@ -77,6 +84,10 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
     readingSince = lastRead = Date.now();
     try {
       const next = await board.survey();
+      // A change seen sooner than that is read from the history once the interval is over.
+      const wait = historyAt + HISTORY_EVERY_MS - Date.now();
+      if (wait <= 0) await readHistory();
+      else historyTimer ??= setTimeout(() => void readHistory().then(redraw), wait);
       if (tasks !== null) events = [...events, ...diffEvents(tasks, next.tasks, Date.now())].slice(-KEEP_EVENTS);
       tasks = next.tasks;
       blockers = next.blockers;
@@ -97,6 +108,12 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
       poke();
     }
   };
+  const readHistory = async () => {
+    historyTimer = null;
+    if (finished) return;
+    historyAt = Date.now();
+    history = await board.history({ since: historyAt - HISTORY_WINDOW_MS }).catch(() => history);
+  };
   const poke = () => {
     if (finished) return;
     readTimer ??= setTimeout(() => void read(), Math.max(0, lastRead + MIN_GAP_MS - Date.now()));
@@ -111,6 +128,7 @@ export function watchBoard(board: TaskBoard, o: WatchOptions): Promise<number> {
       if (readTimer) clearTimeout(readTimer);
       changeTimer?.();
       if (drawTimer) clearTimeout(drawTimer);
+      if (historyTimer) clearTimeout(historyTimer);
       for (const [signal, handler] of signals) process.removeListener(signal, handler);
       o.terminal.close();
       void o.changes.close().finally(() => resolve(code));

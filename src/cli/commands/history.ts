@@ -1,21 +1,52 @@
-import type { HistoryEvent } from '../../board/types.js';
-import { has } from '../args.js';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import type { HistoryEvent, HistoryOptions } from '../../board/types.js';
+import { journalOf } from '../../storage/journal.js';
+import { parseDuration } from '../../board/duration.js';
+import { has, one } from '../args.js';
 import { EXIT } from '../exit.js';
-import { printJson, taskArg } from '../output.js';
+import { printJson } from '../output.js';
 import type { Command } from './types.js';
 
+/** `mdclaim history [ID] [--since D] [--by NAME]`: the same lines on both boards, newest last. */
 export const history: Command = async (board, p, io) => {
-  const events = await board.history(taskArg(p));
+  const id = p.positionals[0];
+  const since = one(p, 'since');
+  const by = one(p, 'by');
+  const options: HistoryOptions = {
+    ...(id === undefined ? {} : { id }),
+    ...(since === undefined ? {} : { since: Date.now() - parseDuration(since, '--since') }),
+    ...(by === undefined ? {} : { by }),
+  };
+  const events = await board.history(options);
   if (has(p, 'json')) printJson(io, { events });
-  else for (const e of events) io.out(line(e));
-  if (events.length === 0 && !has(p, 'json')) io.err(`no history for ${taskArg(p)}`);
+  else for (const e of events) io.out(historyLine(e));
+  if (events.length === 0 && !has(p, 'json')) {
+    const none = missingJournal(board);
+    io.err(`no history${id === undefined ? '' : ` for ${id}`}${none === null ? '' : `: ${board.location} keeps none (touch ${none} to start one)`}`);
+  }
   return events.length === 0 ? EXIT.NO_TASK : EXIT.OK;
 };
 
-function line(e: HistoryEvent): string {
+/** Where a file board without a journal would keep one (said, so an empty answer is not taken for a quiet board); null when it has one. */
+function missingJournal(board: { kind: string; location: string }): string | null {
+  if (board.kind !== 'file') return null;
+  // Beside the file a symlinked board leads to, as the board writes it.
+  let file = board.location;
+  try {
+    if (lstatSync(file).isSymbolicLink()) file = realpathSync(file);
+  } catch {
+    // no board there: its reading said so already
+  }
+  return existsSync(journalOf(file)) ? null : journalOf(file);
+}
+
+/** One event, as a line: when (to the millisecond, as both boards can say it), what, which task, who, and what came with it. */
+export function historyLine(e: HistoryEvent): string {
   const who = e.by === undefined ? '' : ` by ${e.by}`;
   const from = e.from === undefined ? '' : ` from ${e.from}`;
   const claim = e.claimedAt === undefined ? '' : ` at ${e.claimedAt}${e.lease ? ` for ${e.lease}` : ''}`;
+  const paths = e.paths === undefined ? '' : ` ${e.paths.join(' ')}`;
   const extra = e.commit ? ` (${e.commit})` : e.reason ? `: ${e.reason}` : '';
-  return `${e.at}  ${e.event}${who}${from}${claim}${extra}  [${e.via}]`;
+  const at = Number.isFinite(Date.parse(e.at)) ? new Date(Date.parse(e.at)).toISOString() : e.at;
+  return `${at}  ${e.id}  ${e.event}${who}${from}${claim}${paths}${extra}  [${e.via}]`;
 }

@@ -3,6 +3,7 @@ import { STARTER_BOARD } from '../../file/starter.js';
 import { agentInstructions } from '../agents.js';
 import { parseTasks } from '../../parse.js';
 import { createExclusive } from '../../storage/create.js';
+import { journalOf, startJournal } from '../../storage/journal.js';
 import { has } from '../args.js';
 import { EXIT } from '../exit.js';
 import { printJson } from '../output.js';
@@ -24,10 +25,12 @@ export const init: Command = async (any, p, io) => {
     return EXIT.OK;
   }
   createExclusive(file, Buffer.from(STARTER_BOARD));
+  // The board's history is kept where its journal exists (docs/FORMAT.md): made empty here, unless --no-history.
+  if (!has(p, 'no-history')) startJournal(journalOf(file));
   const tasks = parseTasks(STARTER_BOARD);
   const sections = new Set(tasks.map((t) => t.section)).size;
   if (has(p, 'json')) {
-    printJson(io, { created: file, tasks: tasks.length, sections });
+    printJson(io, { created: file, tasks: tasks.length, sections, history: !has(p, 'no-history') });
     return EXIT.OK;
   }
   io.out(`created ${file}: ${tasks.length} tasks in ${sections} sections (edit them, or npx mdclaim add "text"${flag})`);
