@@ -50,6 +50,25 @@ export async function walRecords(c: pg.Client, from: string, to: string): Promis
   return new Map(rows.map((r) => [r.what, Number(r.n)]));
 }
 
+/**
+ * Where each relation's WAL records between two positions went, by block (pg_walinspect): the records
+ * naming it, the distinct blocks they touched, and the share that went to the block its previous record
+ * went to. A share near 1 is one page every writer goes through in turn (a heap's last page, an
+ * index's rightmost leaf); near 0, writes spread over the relation.
+ */
+export async function walBlocks(c: pg.Client, from: string, to: string): Promise<Record<string, { records: number; blocks: number; samePage: number }>> {
+  const rows = (await c.query<{ rel: string; records: string; blocks: string; same: string }>(
+    `WITH r AS (SELECT start_lsn, regexp_match(block_ref, 'rel [0-9]+/([0-9]+)/([0-9]+) (?:fork main )?blk ([0-9]+)') AS m
+       FROM pg_get_wal_records_info($1::pg_lsn, $2::pg_lsn)),
+     b AS (SELECT r.m[2]::oid AS node, r.m[3] AS blk, r.m[3] = lag(r.m[3]) OVER (PARTITION BY r.m[2] ORDER BY r.start_lsn) AS same FROM r
+       WHERE r.m[1]::oid = (SELECT oid FROM pg_database WHERE datname = current_database()))
+     SELECT coalesce(k.relname, b.node::text) AS rel, count(*) AS records, count(DISTINCT blk) AS blocks, count(*) FILTER (WHERE same) AS same
+     FROM b LEFT JOIN pg_class k ON k.relfilenode = b.node GROUP BY 1 ORDER BY 2 DESC`,
+    [from, to],
+  )).rows;
+  return Object.fromEntries(rows.map((r) => [r.rel, { records: Number(r.records), blocks: Number(r.blocks), samePage: +(Number(r.same) / Number(r.records)).toFixed(2) }]));
+}
+
 export const lsn = async (c: pg.Client): Promise<string> => (await c.query<{ l: string }>('SELECT pg_current_wal_insert_lsn()::text AS l')).rows[0]!.l;
 
 /** The WAL written so far, once flushed (pg_walinspect reads only flushed WAL; these sessions commit asynchronously). */

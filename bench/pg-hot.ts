@@ -3,7 +3,7 @@ import { PgBoard } from 'mdclaim';
 import type pg from 'pg';
 import { explainNext } from './pg-explain.js';
 import { hotProbe } from './pg-hot-probe.js';
-import { boardUrl, client, counters, flushedLsn, freshDatabase, lsn, serverFigures, walRecords } from './pg-hot-util.js';
+import { boardUrl, client, counters, flushedLsn, freshDatabase, lsn, serverFigures, walBlocks, walRecords } from './pg-hot-util.js';
 import { ownBackends, watchServer } from './pg-server.js';
 import { boardText } from './util.js';
 
@@ -11,7 +11,7 @@ import { boardText } from './util.js';
 // task table's updates and how many were HOT, the WAL records each relation got per claim (an index
 // entry is one insert record), the index blocks touched per claim, where each claimed row's new
 // version went (its own page or another), the plan of `next`, and what 8 concurrent claimers'
-// backends were doing; then what a HOT claim would trade (pg-hot-probe.ts). No wall-clock rate: on a
+// backends were doing and which pages their writes went through; then what a HOT claim would trade (pg-hot-probe.ts). No wall-clock rate: on a
 // loaded machine those belong side by side in the bench's own PostgreSQL case.
 // Run: npm run bench:pg-hot [-- claims]  (superuser: it creates pg_walinspect in its own databases)
 
@@ -66,6 +66,7 @@ async function concurrent(url: string, sql: pg.Client, tasks: number, procs: num
   const mine = await ownBackends(sql);
   // Connect each without claiming: a tag no task has.
   for (const b of boards) if ((await b.next({ by: 'warm', tags: ['no-such-tag'] })) !== null) throw new Error('pg-hot: the warm-up claimed');
+  const lsn0 = await lsn(sql);
   const watch = await watchServer(sql, mine);
   let claims = 0;
   await Promise.all(boards.map(async (b, i) => {
@@ -73,7 +74,9 @@ async function concurrent(url: string, sql: pg.Client, tasks: number, procs: num
   }));
   const server = await watch.stop(claims);
   await Promise.all(boards.map((b) => b.close()));
-  return { procs, claims, ...serverFigures(server) };
+  const blocks = await walBlocks(sql, lsn0, await flushedLsn(sql));
+  const written = Object.fromEntries(Object.entries(blocks).filter(([, v]) => v.records >= claims / 2));
+  return { procs, claims, ...serverFigures(server), walBlocks: written };
 }
 
 async function main(): Promise<void> {
