@@ -13,7 +13,7 @@ import { boardText } from './util.js';
 // version went (its own page or another), the plan of `next`, and what 8 concurrent claimers'
 // backends were doing and which pages their writes went through; then what a HOT claim would trade (pg-hot-probe.ts). No wall-clock rate: on a
 // loaded machine those belong side by side in the bench's own PostgreSQL case.
-// Run: npm run bench:pg-hot [-- claims]  (superuser: it creates pg_walinspect in its own databases)
+// Run: npm run -s bench:pg-hot [-- claims]  (superuser: it creates pg_walinspect in its own databases)
 
 interface Layout {
   name: string;
