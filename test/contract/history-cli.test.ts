@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { mdclaim } from '../helpers/cli.js';
 import { boardFile } from '../helpers/tmp.js';
-import { kinds, type Made } from './kinds.js';
+import { describeKinds, kinds, type Made } from './kinds.js';
 
 // `mdclaim history [ID] [--since D] [--by NAME] [--json]`: the same lines on
 // every kind of board, newest last, but for the times.
