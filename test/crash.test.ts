@@ -60,7 +60,7 @@ describe.each(['flock', 'mkdir'])('SIGKILL at random instants (%s)', (lock) => {
     // and with mkdir their lock and prepared lock directories. (A reap with
     // nothing stale writes nothing, so make a write that always happens.)
     const board = openBoard(file, { write: 'replace', lock: lock as 'flock' | 'mkdir' });
-    const t = (await board.next({ by: 'k9', lease: '0s' }))!;
+    const t = (await board.next({ by: 'k9', lease: '1s' }))!;
     await board.release(t.id, { by: 'k9' });
     expect(readdirSync(dirname(file))).toEqual(['tasks.md']);
     assertWhole(readFileSync(file, 'utf8'));

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { usage } from '../errors.js';
 import { isValidBy } from '../format/marker.js';
-import { parseDuration } from '../board/duration.js';
+import { parseDuration, parseLease } from '../board/duration.js';
 import { heartbeatEvery } from './heartbeat.js';
 import type { RunnerBoard, RunOptions, WorktreeOptions } from './types.js';
 import { settleWorktree } from './worktree-options.js';
@@ -43,7 +43,7 @@ export function settle(board: RunnerBoard, o: RunOptions): Settings {
   }
   if (o.by !== undefined && (typeof o.by !== 'string' || !isValidBy(o.by))) throw usage(`by must be 1–64 of [A-Za-z0-9._:@-], got "${String(o.by)}"`);
   const lease = o.lease;
-  const leaseMs = lease === undefined ? undefined : parseDuration(lease, 'lease');
+  const leaseMs = lease === undefined ? undefined : parseLease(lease, 'lease');
   if (leaseMs !== undefined) heartbeatEvery(leaseMs);
   const concurrency = count(o.concurrency ?? 1, 'concurrency');
   const untilSettled = o.untilSettled ?? false;
