@@ -115,6 +115,17 @@ describe('board', () => {
     expect(await board.next({ by: 'r', lease: '1s' })).toBeNull();
   });
 
+  it('gives a same-name takeover at the first instant a 1s claim lapses a later claim time, so the old claim\'s fence matches nothing', async () => {
+    const file = boardFile('[ ] c\n');
+    let now = Date.parse('2026-11-30T04:06:30.999Z');
+    const board = openBoard(file, { now: () => now });
+    const old = (await board.next({ by: 'z', lease: '1s' }))!;
+    now = Date.parse(old.expiresAt!);
+    const taken = (await board.next({ by: 'z', lease: '1s' }))!;
+    expect(taken.claimedAt).not.toBe(old.claimedAt);
+    expect(await errorOf(board.done(old.id, { by: 'z', claimedAt: old.claimedAt! }))).toMatchObject({ code: 'CONFLICT' });
+  });
+
   it('refuses a lease under a second, whoever asks: the board, next, claim and the options of a board', async () => {
     const file = boardFile('[ ] c\n');
     const board = openBoard(file);
