@@ -221,7 +221,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     flags: ['by'],
     summary: "exit 0 while the claim a command works under is still its own, 4 naming who has it now",
     about:
-      'For git hooks (examples/pre-commit, examples/pre-push): is the claim in MDCLAIM_TASK_ID, MDCLAIM_BY and MDCLAIM_CLAIMED_AT, as mdclaim run gives its command, still that claim? Yes while the task reads claimed by that holder at that time or later (heartbeats move it on) or finished by that holder; otherwise it is gone (taken over, reaped, given back, finished by someone else) and one line names the task and who holds it now. Changes nothing.',
+      'For git hooks (examples/pre-commit, examples/pre-push): is the claim in MDCLAIM_TASK_ID, MDCLAIM_BY and MDCLAIM_CLAIMED_AT, as mdclaim run gives its command, still that claim? Yes while a line of the task, the one holding this claim, reads claimed by that holder at that time or later (heartbeats move it on), or finished by that holder when the task has one line (two lines of one text share an id); otherwise it is gone (taken over, reaped, given back, finished by someone else) and one line names the task and who holds it now. Changes nothing.',
     options: { by: 'the holder (default MDCLAIM_BY)' },
     examples: ['npx mdclaim fence || exit 1   # in a git hook of a run --worktree command'],
     exits: '0 still the claim, 4 the claim is gone (the new holder named)',
