@@ -47,14 +47,35 @@ export async function findTrees(cwd: string, dir: string | undefined, base: stri
 /** A name git takes as a branch and a directory, as ADW's worktree names are. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
+/**
+ * Why `name` cannot name a worktree and its branch, or undefined when it can:
+ * letters, digits, ".", "_" and "-", and what `git check-ref-format --branch`
+ * takes of those (no "..", no ending in "." or ".lock", not HEAD, which git
+ * reads as the current commit and so would run the task on no branch).
+ */
+export function nameProblem(name: string): string | undefined {
+  if (!NAME.test(name)) return `"${name}" cannot name a worktree and its branch (letters, digits, ".", "_" and "-")`;
+  if (name === 'HEAD' || name.includes('..') || name.endsWith('.') || name.endsWith('.lock')) return `"${name}" cannot name a worktree and its branch (git takes no branch named so)`;
+  return undefined;
+}
+
+/** The worktree a task runs in: a section's name, else the task's id. */
+function nameOf(task: Task): { name: string; section: boolean } {
+  const section = task.section === undefined ? undefined : worktreeOf(task.section);
+  return { name: section ?? task.id, section: section !== undefined };
+}
+
+/** Why the task has no worktree it could run in (its section's name is none git takes), or undefined. */
+export function placeProblem(task: Task): string | undefined {
+  return nameProblem(nameOf(task).name);
+}
+
 /** ADW's layout: a task under `## Git Worktree NAME` runs in DIR/NAME on branch NAME; any other in DIR/<id> on branch `task-<id>`. */
 export function placeOf(task: Task, trees: Trees): Place {
-  const section = task.section === undefined ? undefined : worktreeOf(task.section);
-  const name = section ?? task.id;
-  if (!NAME.test(name) || name.endsWith('.lock')) {
-    throw new MdclaimError('WORKTREE', `"${name}" cannot name a worktree and its branch (letters, digits, ".", "_" and "-"): the task was given back`);
-  }
-  return { name, dir: join(trees.dir, name), branch: section === undefined ? `task-${name}` : name, lock: lockOf(name, trees) };
+  const { name, section } = nameOf(task);
+  const problem = nameProblem(name);
+  if (problem !== undefined) throw new MdclaimError('WORKTREE', `${problem}: the task was given back`);
+  return { name, dir: join(trees.dir, name), branch: section ? name : `task-${name}`, lock: lockOf(name, trees) };
 }
 
 /** The path a claim locks for worktree `name`: its path from the repository's top (`trees/api/`), the same on every host that keeps that layout. */
