@@ -1,14 +1,69 @@
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openBoard } from '../src/index.js';
 import { repo } from './helpers/git.js';
-import { runner } from './helpers/runner.js';
+import { mdclaim } from './helpers/cli.js';
+import { stopOutsideLock } from './helpers/locks.js';
+import { runner, until } from './helpers/runner.js';
 import { boardFile, bytesOf } from './helpers/tmp.js';
 
 // run --worktree at its edges, in a real repository with real processes.
 
+/** A git on PATH whose `git add --all` says it started ($SCRATCH/adding) and waits for $SCRATCH/go, as a huge tree or a slow disk would keep it. */
+function slowGitAdd(scratch: string): string {
+  const bin = join(scratch, 'bin');
+  mkdirSync(bin);
+  const real = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+  writeFileSync(join(bin, 'git'), `#!/bin/sh\nif [ "$1" = add ] && [ "$2" = --all ]; then touch "${scratch}/adding"; while [ ! -e "${scratch}/go" ]; do sleep 0.05; done; fi\nexec ${real} "$@"\n`);
+  chmodSync(join(bin, 'git'), 0o755);
+  return `${bin}:${process.env['PATH']}`;
+}
+
 describe('run --worktree at its edges', () => {
+  it('with --commit, commits nothing once the claim is lost during a slow git add: the changes stay, one line says so, the board as the new holder left it', async () => {
+    const r = repo();
+    const file = boardFile('## Git Worktree api\n- [ ] write the notes\n');
+    const run = runner(file, ['--worktree', '--commit', '--lease', '2s', '--by', 'r1', '--', 'sh', '-c', 'echo mine > notes.txt'], { cwd: r.dir, env: { ...r.env, PATH: slowGitAdd(r.scratch) } });
+    await until('git add to start', () => existsSync(join(r.scratch, 'adding')));
+    // The runner is frozen past its lease; a second holder takes the task and starts writing in the worktree.
+    await stopOutsideLock(run.child.pid!, file);
+    const id = (await openBoard(file).list())[0]!.id;
+    await until('the takeover', () => mdclaim(['claim', id, '--file', file, '--by', 'r2', '--lease', '1h']).status === 0, 100);
+    writeFileSync(join(r.dir, 'trees', 'api', 'half.txt'), 'unfinished\n');
+    const taken = bytesOf(file);
+    writeFileSync(join(r.scratch, 'go'), '');
+    run.child.kill('SIGCONT');
+    const end = await run.done;
+    expect(end.code).toBe(4);
+    expect(end.stderr).toMatch(new RegExp(`^mdclaim: ${id} left 1 uncommitted change in ${join(r.dir, 'trees', 'api')}: not committed, the claim was lost first$`, 'm'));
+    expect(r.git(['rev-list', '--count', 'main..api']).out).toBe('0');
+    expect(readFileSync(join(r.dir, 'trees', 'api', 'half.txt'), 'utf8')).toBe('unfinished\n');
+    expect(bytesOf(file)).toEqual(taken);
+  });
+
+
+  it('with --commit, keeps the claim through a git add that outlasts its lease, and commits', async () => {
+    const r = repo();
+    const file = boardFile('## Git Worktree api\n- [ ] write the notes\n');
+    const run = runner(file, ['--worktree', '--commit', '--lease', '2s', '--by', 'r1', '--', 'sh', '-c', 'echo mine > notes.txt'], { cwd: r.dir, env: { ...r.env, PATH: slowGitAdd(r.scratch) } });
+    await until('git add to start', () => existsSync(join(r.scratch, 'adding')));
+    const id = (await openBoard(file).list())[0]!.id;
+    // Twice the lease and more: the runner renews its claim while git works, so no one can take the task.
+    const until2 = Date.now() + 4500;
+    while (Date.now() < until2) {
+      expect(mdclaim(['claim', id, '--file', file, '--by', 'r2', '--lease', '1h']).status).toBe(4);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    writeFileSync(join(r.scratch, 'go'), '');
+    const end = await run.done;
+    expect(end.code, end.stderr).toBe(0);
+    const [task] = await openBoard(file).list();
+    expect(task).toMatchObject({ status: 'done', by: 'r1' });
+    expect(r.git(['show', `${task!.commit}:notes.txt`]).out).toBe('mine');
+  });
+
   it('runs ./agent.sh as it was where the runner started, not inside the worktree; a missing one is named where it was looked for', async () => {
     const r = repo();
     // Untracked in the main checkout: the worktree has no copy of it.

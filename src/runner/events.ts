@@ -16,8 +16,8 @@ export type RunEvent = { at: string } & (
   | { event: 'ended'; id: string; status: 'done' | 'failed' }
   /** The task's worktree, made (`created`) or reused, before its command starts. */
   | { event: 'worktree'; id: string; path: string; branch: string; base: string; created: boolean }
-  /** The command ended well and left changes uncommitted in its worktree: kept, and told. */
-  | { event: 'uncommitted'; id: string; path: string; changes: number; refused?: string }
+  /** The command ended well and left changes uncommitted in its worktree: kept, and told (`lost`: the claim went before they could be committed). */
+  | { event: 'uncommitted'; id: string; path: string; changes: number; refused?: string; lost?: true }
   | { event: 'exit'; id: string; code: number | null; signal: string | null }
   | { event: 'done'; id: string; commit?: string; ms: number }
   | { event: 'failed'; id: string; reason: string; ms: number }
@@ -61,6 +61,7 @@ export function describe(e: RunEvent): string | null {
     case 'worktree':
       return `${e.id} in ${e.path} (branch ${e.branch}${e.created ? `, made from ${e.base.slice(0, 7)}` : ''})`;
     case 'uncommitted':
+      if (e.lost) return `${e.id} left ${e.changes} uncommitted change${e.changes > 1 ? 's' : ''} in ${e.path}: not committed, the claim was lost first`;
       return `${e.id} left ${e.changes} uncommitted change${e.changes > 1 ? 's' : ''} in ${e.path}${e.refused === undefined ? '' : ` (git commit refused: ${e.refused})`}: kept, not in the commit recorded`;
     case 'retry':
       return `${e.id}: write failed, retrying while the lease lasts: ${e.error}`;

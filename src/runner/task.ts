@@ -176,7 +176,12 @@ export class RunningTask {
     }
     if (exit.code === 126 || exit.code === 127) return this.unstartable(hb, exit);
     if (exit.code !== 0) return this.failedOrRetried(hb, failureReason(exit));
-    if (this.worktree) await keepChanges(ctx.worktrees!, this.worktree, task, this.env(), ctx.emit);
+    if (this.worktree) {
+      // The command's changes are committed under the claim, renewed through git add and commit: a lost claim commits nothing.
+      const w = this.worktree;
+      const { lost } = await hb.during((renew) => keepChanges(ctx.worktrees!, w, task, this.env(), ctx.emit, renew));
+      if (lost) return this.ownEnding(hb);
+    }
     const commit = ctx.commit ? await headCommit(this.worktree?.dir ?? ctx.cwd) : undefined;
     const withCommit = commit === undefined ? {} : { commit };
     if (!(await this.ending(hb, 'done', (fence) => board.done(task.id, { ...fence, ...withCommit })))) return this.ownEnding(hb);
@@ -246,7 +251,7 @@ export class RunningTask {
   private async enterWorktree(run: WorktreeRun, hb: Heartbeat): Promise<'lost' | undefined> {
     const { ctx, task } = this;
     try {
-      const entered = await enterWorktree(run, task, hb, ctx.leaseMs, this.env(), ctx.emit);
+      const entered = await enterWorktree(run, task, hb, this.env(), ctx.emit);
       if (entered === 'lost') return 'lost';
       this.worktree = entered;
       return undefined;

@@ -3,10 +3,9 @@ import { join, relative } from 'node:path';
 import { childProcess } from '../builtins.js';
 import { MdclaimError } from '../errors.js';
 import type { Task } from '../format/task.js';
-import { after } from '../storage/deadline.js';
 import type { RunEventBody } from './events.js';
 import { git, gitOut, lastLine, retryingLocks } from './git.js';
-import { heartbeatEvery, leaseOf, type Heartbeat } from './heartbeat.js';
+import type { Heartbeat } from './heartbeat.js';
 import { enter, placeOf, type Entered, type Trees } from './worktree.js';
 
 /** What a run in worktrees needs of the task's run. */
@@ -24,27 +23,13 @@ export interface WorktreeRun {
  * with the worktree, or 'lost' when the claim went meanwhile. A worktree that
  * cannot be had throws WORKTREE (the caller gives the task back and stops).
  */
-export async function enterWorktree(run: WorktreeRun, task: Task, hb: Heartbeat, leaseMs: number | undefined, env: NodeJS.ProcessEnv, emit: (e: RunEventBody) => void): Promise<Entered | 'lost'> {
-  const work = (async () => {
+export async function enterWorktree(run: WorktreeRun, task: Task, hb: Heartbeat, env: NodeJS.ProcessEnv, emit: (e: RunEventBody) => void): Promise<Entered | 'lost'> {
+  const { value: entered, lost } = await hb.during(async () => {
     ignoreTrees(run.trees);
-    const entered = await enter(placeOf(task, run.trees), run.trees);
-    if (run.setup !== undefined && !(await setUp(entered))) await runSetup(run.setup, entered, { ...env, ...worktreeEnv(entered) });
-    return entered;
-  })();
-  const everyMs = heartbeatEvery(leaseOf(task, leaseMs));
-  let finished = false;
-  const settled = work.then(
-    () => (finished = true),
-    () => (finished = true),
-  );
-  let lost = false;
-  while (!finished && !lost) {
-    let cancel = () => {};
-    await Promise.race([settled, new Promise<void>((resolve) => (cancel = after(everyMs, resolve)))]);
-    cancel(); // a pending renewal timer would keep the runner alive after its last task
-    if (!finished && !(await hb.confirm())) lost = true;
-  }
-  const entered = await work;
+    const made = await enter(placeOf(task, run.trees), run.trees);
+    if (run.setup !== undefined && !(await setUp(made))) await runSetup(run.setup, made, { ...env, ...worktreeEnv(made) });
+    return made;
+  });
   emit({ event: 'worktree', id: task.id, path: entered.dir, branch: entered.branch, base: entered.base, created: entered.created });
   return lost ? 'lost' : entered;
 }
@@ -57,20 +42,32 @@ export function worktreeEnv(w: Entered): NodeJS.ProcessEnv {
 /**
  * What the command left uncommitted in its worktree: kept, always, and told
  * in one line. With `commitChanges` it is committed first (every change,
- * untracked files too), the task's text the message; a commit git refuses
- * leaves the changes where they are, told the same way.
+ * untracked files too), the task's text the message, and only under a claim
+ * renewed right before `git add` and again right before `git commit`: once
+ * the claim is gone, another holder may be working in the worktree, so
+ * nothing is committed and the changes stay where they are, told the same
+ * way. A commit git refuses leaves them there too. Resolves false when the
+ * claim was found lost.
  */
-export async function keepChanges(run: WorktreeRun, w: Entered, task: Task, env: NodeJS.ProcessEnv, emit: (e: RunEventBody) => void): Promise<void> {
+export async function keepChanges(run: WorktreeRun, w: Entered, task: Task, env: NodeJS.ProcessEnv, emit: (e: RunEventBody) => void, renew: () => Promise<boolean>): Promise<boolean> {
   const changed = await dirtyPaths(w.dir).catch(() => 0);
-  if (changed === 0) return;
+  if (changed === 0) return true;
   let refused: string | undefined;
   if (run.commitChanges) {
+    if (!(await renew())) return lostBeforeCommit(w, task, changed, emit);
     const added = await retryingLocks(() => git(w.dir, ['add', '--all']));
+    if (added.code === 0 && !(await renew())) return lostBeforeCommit(w, task, changed, emit);
     const r = added.code === 0 ? await retryingLocks(() => gitWithEnv(w.dir, ['commit', '--quiet', '--no-verify', '-m', task.text], env)) : added;
-    if (r.code === 0) return;
+    if (r.code === 0) return true;
     refused = lastLine(r.err || r.out) || `exit ${r.code}`;
   }
   emit({ event: 'uncommitted', id: task.id, path: w.dir, changes: changed, ...(refused === undefined ? {} : { refused }) });
+  return true;
+}
+
+function lostBeforeCommit(w: Entered, task: Task, changes: number, emit: (e: RunEventBody) => void): false {
+  emit({ event: 'uncommitted', id: task.id, path: w.dir, changes, lost: true });
+  return false;
 }
 
 /** How many paths `git status` shows changed or untracked in `dir`. */
