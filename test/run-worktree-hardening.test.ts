@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openBoard } from '../src/index.js';
@@ -62,6 +62,27 @@ describe('run --worktree at its edges', () => {
     const [task] = await openBoard(file).list();
     expect(task).toMatchObject({ status: 'done', by: 'r1' });
     expect(r.git(['show', `${task!.commit}:notes.txt`]).out).toBe('mine');
+  });
+
+  it('refuses a --trees that cannot hold worktrees in one line before anything is claimed, and never spins making it', async () => {
+    const r = repo();
+    writeFileSync(join(r.scratch, 'a-file'), '');
+    symlinkSync(join(r.scratch, 'nowhere'), join(r.scratch, 'dangling'));
+    const file = boardFile('## Git Worktree api\n- [ ] build it\n');
+    const before = bytesOf(file);
+    const cases: [string, number, RegExp][] = [
+      [join(r.dir, 'my trees'), 2, /^error\[USAGE\]: --trees .*\/my trees cannot hold worktrees: path "my trees\/NAME\/" holds a blank, which a path here may not$/],
+      [join(r.scratch, 'a-file'), 1, /^error\[WORKTREE\]: --trees .*\/a-file cannot hold worktrees: .*\/a-file is a file, not a directory$/],
+      [join(r.scratch, 'a-file', 'under'), 1, /^error\[WORKTREE\]: --trees .*\/a-file\/under cannot hold worktrees: .*\/a-file is a file, not a directory$/],
+      [join(r.scratch, 'dangling'), 1, /^error\[WORKTREE\]: --trees .*\/dangling cannot hold worktrees: .*\/dangling is a symbolic link to nothing$/],
+      ['/proc/self/x', 1, /^error\[WORKTREE\]: --trees \/proc\/self\/x cannot hold worktrees: /],
+    ];
+    for (const [trees, code, line] of cases) {
+      const end = await runner(file, ['--worktree', '--trees', trees, '--', 'true'], { cwd: r.dir, env: r.env }).done;
+      expect(end.code, trees).toBe(code);
+      expect(end.stderr.split('\n').filter((l) => l.startsWith('error['))).toEqual([expect.stringMatching(line)]);
+      expect(bytesOf(file), trees).toEqual(before);
+    }
   });
 
   it('runs ./agent.sh as it was where the runner started, not inside the worktree; a missing one is named where it was looked for', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { MdclaimError } from '../errors.js';
 import type { Task } from '../format/task.js';
@@ -7,6 +7,7 @@ import { sleep } from '../storage/deadline.js';
 import { flockDir } from '../storage/flock.js';
 import { flockProvider } from '../storage/flock/choose.js';
 import { git, gitOut, lastLine, retryingLocks } from './git.js';
+import { treesDir } from './worktree-dir.js';
 import { boardKeyOf, writeRecord } from './worktree-record.js';
 
 /** Where the worktrees of a run live, and what a new one starts from. */
@@ -41,7 +42,9 @@ export async function findTrees(cwd: string, dir: string | undefined, base: stri
   const r = await git(cwd, ['rev-parse', '--show-toplevel']);
   if (r.code !== 0) throw new MdclaimError('WORKTREE', `${cwd} is in no git repository (${lastLine(r.err)}): --worktree needs one`);
   const top = realpathSync(r.out.trim());
-  return { top, dir: resolve(top, dir === undefined ? 'trees' : resolve(cwd, dir)), base: base ?? 'HEAD', board: boardKeyOf(board) };
+  const trees = { top, dir: resolve(top, dir === undefined ? 'trees' : resolve(cwd, dir)), base: base ?? 'HEAD', board: boardKeyOf(board) };
+  treesDir(trees.dir, lockOf('NAME', trees), false);
+  return trees;
 }
 
 /** A name git takes as a branch and a directory, as ADW's worktree names are. */
@@ -133,7 +136,7 @@ function samePath(a: string, b: string): boolean {
  * checked out elsewhere, is refused: a person decides, nothing is moved.
  */
 export function enter(place: Place, trees: Trees): Promise<Entered> {
-  return holdingTrees(trees.dir, () => enterHeld(place, trees));
+  return holdingTrees(trees, () => enterHeld(place, trees));
 }
 
 /**
@@ -142,8 +145,9 @@ export function enter(place: Place, trees: Trees): Promise<Entered> {
  * one host, the runners make worktrees one at a time (each takes well under
  * a second; the commands still run side by side).
  */
-async function holdingTrees<T>(dir: string, work: () => Promise<T>): Promise<T> {
-  mkdirSync(dir, { recursive: true });
+async function holdingTrees<T>(trees: Trees, work: () => Promise<T>): Promise<T> {
+  const { dir } = trees;
+  treesDir(dir, lockOf('NAME', trees), true);
   const lock = flockDir(flockProvider().flock, dir, true);
   if (!lock.try() && !(await lock.queue!(Date.now() + 10 * 60_000))) {
     throw new MdclaimError('WORKTREE', `another runner held ${dir} for 10 minutes while making a worktree; the task was given back`);
