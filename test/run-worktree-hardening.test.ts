@@ -85,6 +85,23 @@ describe('run --worktree at its edges', () => {
     }
   });
 
+  it('takes a worktree git made as made though ^C cut its post-checkout hook short, and never deletes the branch it has checked out', async () => {
+    const r = repo();
+    // ^C reaches the hook while git runs it: git then fails `git worktree add`, the worktree made.
+    writeFileSync(join(r.dir, '.git', 'hooks', 'post-checkout'), '#!/bin/sh\nkill -INT $$\n');
+    chmodSync(join(r.dir, '.git', 'hooks', 'post-checkout'), 0o755);
+    const main = r.git(['rev-parse', 'main']).out;
+    const file = boardFile('## Git Worktree api\n- [ ] build it\n');
+    const end = await runner(file, ['--worktree', '--until-settled', '--interval', '100ms', '--', 'sh', '-c', 'echo x > x.txt && git add x.txt && git commit -qm built'], { cwd: r.dir, env: r.env }).done;
+    expect(end.code, end.stderr).toBe(0);
+    const [task] = await openBoard(file).list();
+    expect(task).toMatchObject({ status: 'done' });
+    // The task's commit sits on the branch made from main, not on an unborn branch of its own.
+    expect(r.git(['rev-parse', 'api^']).out).toBe(main);
+    expect(r.git(['rev-parse', '--short', 'api']).out).toBe(task!.commit);
+    expect(existsSync(join(r.git(['rev-parse', '--absolute-git-dir'], join(r.dir, 'trees', 'api')).out, 'mdclaim.json'))).toBe(true);
+  });
+
   it('runs ./agent.sh as it was where the runner started, not inside the worktree; a missing one is named where it was looked for', async () => {
     const r = repo();
     // Untracked in the main checkout: the worktree has no copy of it.

@@ -130,9 +130,11 @@ function samePath(a: string, b: string): boolean {
  * The task's worktree, made if missing: its branch from the base, then the
  * worktree on it. Two runners making one worktree at once both end in it;
  * git's own lock files, contended by worktrees made side by side, are waited
- * out. A failed `git worktree add` leaves nothing registered (git undoes it),
- * and a branch made for it and still unused is deleted again, only while it
- * points where it was made. A path that is something else, or the branch
+ * out. `git worktree add` is judged by what exists afterwards (a hook may fail
+ * it after the worktree was made); one that made nothing leaves nothing
+ * registered (git undoes it), and a branch made for it and still unused is
+ * deleted again, only while it points where it was made and no worktree has
+ * it checked out. A path that is something else, or the branch
  * checked out elsewhere, is refused: a person decides, nothing is moved.
  */
 export function enter(place: Place, trees: Trees): Promise<Entered> {
@@ -186,16 +188,25 @@ async function enterHeld(place: Place, trees: Trees): Promise<Entered> {
     const madeBranch = made.code === 0;
     if (madeBranch) await setBase(trees, place.branch, baseCommit);
     const added = await retryingLocks(() => git(trees.top, ['worktree', 'add', '--quiet', place.dir, place.branch]));
-    if (added.code === 0) {
+    // Judged by what exists, not git's status: a post-checkout hook cut short (^C) fails `git worktree add` after the worktree was made.
+    if (added.code === 0 || (await madeOn(trees.top, place))) {
       const base = madeBranch ? baseCommit : ((await recordedBase(trees.top, place.branch)) ?? baseCommit);
       const baseRef = await recordedBaseRef(trees.top, place.branch);
       await writeRecord(place.dir, { version: 1, board: trees.board, branch: place.branch, madeBranch, ...(madeBranch ? { base } : {}), ...(madeBranch && baseRef !== undefined ? { baseRef } : {}) });
       return { ...place, base, created: true };
     }
-    // Not made: undo our branch if no one took it up, then look again (a racing runner may have made the worktree).
-    if (madeBranch) await git(trees.top, ['update-ref', '-d', ref, baseCommit]).then(() => git(trees.top, ['config', '--remove-section', `branch.${place.branch}`]));
+    // Not made: undo our branch if no one took it up (never one a worktree has checked out), then look again (a racing runner may have made the worktree).
+    if (madeBranch && !(await listWorktrees(trees.top)).some((w) => w.branch === ref)) {
+      await git(trees.top, ['update-ref', '-d', ref, baseCommit]).then(() => git(trees.top, ['config', '--remove-section', `branch.${place.branch}`]));
+    }
     if (++failures >= 5) throw new MdclaimError('WORKTREE', `cannot make the worktree ${place.dir}: ${lastLine(added.err)}; the task was given back`);
   }
+}
+
+/** Is the place's worktree registered, checked out (git no longer making it) and on its branch? */
+async function madeOn(top: string, place: Place): Promise<boolean> {
+  const here = (await listWorktrees(top)).find((w) => samePath(w.path, place.dir));
+  return here !== undefined && !here.prunable && here.locked !== INITIALIZING && here.branch === `refs/heads/${place.branch}`;
 }
 
 function refused(what: string): MdclaimError {
