@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openBoard } from '../src/index.js';
@@ -100,6 +100,27 @@ describe('run --worktree at its edges', () => {
     expect(r.git(['rev-parse', 'api^']).out).toBe(main);
     expect(r.git(['rev-parse', '--short', 'api']).out).toBe(task!.commit);
     expect(existsSync(join(r.git(['rev-parse', '--absolute-git-dir'], join(r.dir, 'trees', 'api')).out, 'mdclaim.json'))).toBe(true);
+  });
+
+  it('leaves the registration of a person\'s worktree on an absent disk alone, and forgets only its own stale worktree at the path it makes', async () => {
+    const r = repo();
+    const disk = join(r.scratch, 'disk');
+    expect(r.git(['worktree', 'add', '-q', '-b', 'mine', join(disk, 'mine')]).status).toBe(0);
+    writeFileSync(join(disk, 'mine', 'staged.txt'), 'staged\n');
+    r.git(['add', 'staged.txt'], join(disk, 'mine'));
+    renameSync(disk, join(r.scratch, 'unplugged'));
+    const COMMIT = 'echo "$MDCLAIM_TASK_TEXT" > "$MDCLAIM_TASK_ID.txt" && git add . && git commit -qm "$MDCLAIM_TASK_TEXT"';
+    const first = await runner(boardFile('## Git Worktree api\n- [ ] one\n'), ['--worktree', '--', 'sh', '-c', COMMIT], { cwd: r.dir, env: r.env }).done;
+    expect(first.code, first.stderr).toBe(0);
+    // mdclaim's own worktree goes missing too: made again at its path, from its branch.
+    rmSync(join(r.dir, 'trees', 'api'), { recursive: true });
+    const again = await runner(boardFile('## Git Worktree api\n- [ ] two\n'), ['--worktree', '--', 'sh', '-c', COMMIT], { cwd: r.dir, env: r.env }).done;
+    expect(again.code, again.stderr).toBe(0);
+    expect(r.git(['rev-list', '--count', 'main..api']).out).toBe('2');
+    // The person's worktree is still registered: back on its disk, its staged change is there.
+    renameSync(join(r.scratch, 'unplugged'), disk);
+    expect(r.git(['worktree', 'list', '--porcelain']).out).toContain(`worktree ${join(disk, 'mine')}\n`);
+    expect(r.git(['diff', '--cached', '--name-only'], join(disk, 'mine')).out).toBe('staged.txt');
   });
 
   it('runs ./agent.sh as it was where the runner started, not inside the worktree; a missing one is named where it was looked for', async () => {

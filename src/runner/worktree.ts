@@ -9,6 +9,7 @@ import { flockProvider } from '../storage/flock/choose.js';
 import { git, gitOut, lastLine, retryingLocks } from './git.js';
 import { treesDir } from './worktree-dir.js';
 import { boardKeyOf, writeRecord } from './worktree-record.js';
+import { forgetStale } from './worktree-stale.js';
 
 /** Where the worktrees of a run live, and what a new one starts from. */
 export interface Trees {
@@ -181,7 +182,7 @@ async function enterHeld(place: Place, trees: Trees): Promise<Entered> {
     }
     const elsewhere = listed.find((w) => w.branch === ref && !samePath(w.path, place.dir));
     if (elsewhere) throw refused(`branch ${place.branch} is checked out in ${elsewhere.path}`);
-    if (here?.prunable || listed.some((w) => w.prunable)) await git(trees.top, ['worktree', 'prune']);
+    if (here?.prunable) await forgetStale(trees.top, place.dir, here.locked !== undefined && here.locked !== PRUNING);
     if (existsOrLink(place.dir)) throw refused(`${place.dir} exists and is not the worktree of branch ${place.branch}`);
 
     const made = await retryingLocks(() => git(trees.top, ['branch', '--no-track', place.branch, baseCommit]));
