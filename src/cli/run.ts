@@ -1,5 +1,6 @@
 import { usage } from '../errors.js';
 import { has, one, parseArgs } from './args.js';
+import { boardLocation } from './board-location.js';
 import { EXIT } from './exit.js';
 import { allowedFlags, commandHelp, COMMANDS, globalHelp } from './help.js';
 
@@ -63,7 +64,7 @@ export async function run(argv: readonly string[], io: Output): Promise<number> 
   // import loads into --to; export takes --from as another name for --file; every other command works on --file.
   const from = one(p, 'from');
   if (from !== undefined && has(p, 'file')) throw usage('export: --from is another name for --file: give one of them');
-  const file = one(p, 'to') ?? from ?? one(p, 'file') ?? process.env['MDCLAIM_FILE'] ?? './tasks.md';
+  const file = one(p, 'to') ?? from ?? boardLocation(p);
   // Loaded only now: --help and usage errors never pay for the board.
   const { openBoard } = await import('../open.js');
   const board = openBoard(file, {
