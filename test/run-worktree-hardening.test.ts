@@ -123,6 +123,26 @@ describe('run --worktree at its edges', () => {
     expect(r.git(['diff', '--cached', '--name-only'], join(disk, 'mine')).out).toBe('staged.txt');
   });
 
+  it('uses a person\'s existing branch for its section as it is, says so, and records it as not mdclaim\'s', async () => {
+    const r = repo();
+    expect(r.git(['branch', 'release']).status).toBe(0);
+    const mine = join(r.scratch, 'mine');
+    expect(r.git(['worktree', 'add', '-q', mine, 'release']).status).toBe(0);
+    writeFileSync(join(mine, 'notes.txt'), 'my release notes\n');
+    r.git(['add', 'notes.txt'], mine);
+    r.git(['commit', '-q', '-m', 'my notes'], mine);
+    expect(r.git(['worktree', 'remove', mine]).status).toBe(0);
+    const own = r.git(['rev-parse', 'release']).out;
+    const file = boardFile('## Git Worktree release\n- [ ] ship it\n');
+    const end = await runner(file, ['--worktree', '--', 'sh', '-c', 'echo shipped > shipped.txt && git add . && git commit -qm shipped'], { cwd: r.dir, env: r.env }).done;
+    expect(end.code, end.stderr).toBe(0);
+    expect(end.stderr).toMatch(/^mdclaim: \w+ in .*\/trees\/release \(branch release, using existing branch release\)$/m);
+    expect(r.git(['rev-parse', 'release^']).out).toBe(own);
+    const gitDir = r.git(['rev-parse', '--absolute-git-dir'], join(r.dir, 'trees', 'release')).out;
+    expect(JSON.parse(readFileSync(join(gitDir, 'mdclaim.json'), 'utf8'))).toMatchObject({ branch: 'release', madeBranch: false });
+    expect(r.git(['config', '--get', 'branch.release.mdclaimBase']).status).toBe(1);
+  });
+
   it('runs ./agent.sh as it was where the runner started, not inside the worktree; a missing one is named where it was looked for', async () => {
     const r = repo();
     // Untracked in the main checkout: the worktree has no copy of it.

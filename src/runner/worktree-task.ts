@@ -41,7 +41,7 @@ export async function enterWorktree(run: WorktreeRun, task: Task, hb: Heartbeat,
     throw err;
   });
   if (entered === undefined) return 'lost';
-  emit({ event: 'worktree', id: task.id, path: entered.dir, branch: entered.branch, base: entered.base, created: entered.created });
+  emit({ event: 'worktree', id: task.id, path: entered.dir, branch: entered.branch, base: entered.base, created: entered.created, ...(entered.existingBranch ? { existingBranch: true } : {}) });
   return lost ? 'lost' : entered;
 }
 

@@ -36,6 +36,8 @@ export interface Place {
 export interface Entered extends Place {
   base: string;
   created: boolean;
+  /** Made now on a branch that was there before (a person's): used as it is, never deleted by mdclaim. */
+  existingBranch?: boolean;
 }
 
 /** Where a run's worktrees go: `dir` (default `trees` at the top of the repository that holds `cwd`). */
@@ -191,10 +193,11 @@ async function enterHeld(place: Place, trees: Trees): Promise<Entered> {
     const added = await retryingLocks(() => git(trees.top, ['worktree', 'add', '--quiet', place.dir, place.branch]));
     // Judged by what exists, not git's status: a post-checkout hook cut short (^C) fails `git worktree add` after the worktree was made.
     if (added.code === 0 || (await madeOn(trees.top, place))) {
-      const base = madeBranch ? baseCommit : ((await recordedBase(trees.top, place.branch)) ?? baseCommit);
+      // A branch that was there (a person's `release`) is used as it is, recorded as not mdclaim's, so that nothing of mdclaim's ever deletes it; its base is where it left the base.
+      const base = madeBranch ? baseCommit : ((await recordedBase(trees.top, place.branch)) ?? (await forkPoint(trees.top, baseCommit, place.branch)));
       const baseRef = await recordedBaseRef(trees.top, place.branch);
       await writeRecord(place.dir, { version: 1, board: trees.board, branch: place.branch, madeBranch, ...(madeBranch ? { base } : {}), ...(madeBranch && baseRef !== undefined ? { baseRef } : {}) });
-      return { ...place, base, created: true };
+      return { ...place, base, created: true, ...(madeBranch ? {} : { existingBranch: true }) };
     }
     // Not made: undo our branch if no one took it up (never one a worktree has checked out), then look again (a racing runner may have made the worktree).
     if (madeBranch && !(await listWorktrees(trees.top)).some((w) => w.branch === ref)) {
@@ -208,6 +211,12 @@ async function enterHeld(place: Place, trees: Trees): Promise<Entered> {
 async function madeOn(top: string, place: Place): Promise<boolean> {
   const here = (await listWorktrees(top)).find((w) => samePath(w.path, place.dir));
   return here !== undefined && !here.prunable && here.locked !== INITIALIZING && here.branch === `refs/heads/${place.branch}`;
+}
+
+/** Where `branch` left `base`'s history (their merge base), else `base`. */
+async function forkPoint(top: string, base: string, branch: string): Promise<string> {
+  const r = await git(top, ['merge-base', base, `refs/heads/${branch}`]);
+  return r.code === 0 && r.out.trim() !== '' ? r.out.trim() : base;
 }
 
 function refused(what: string): MdclaimError {
