@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { openBoard } from '../src/index.js';
 import { repo } from './helpers/git.js';
-import { mdclaim } from './helpers/cli.js';
+import { CLI, mdclaim } from './helpers/cli.js';
 import { stopOutsideLock } from './helpers/locks.js';
 import { runner, until } from './helpers/runner.js';
 import { boardFile, bytesOf } from './helpers/tmp.js';
@@ -141,6 +142,20 @@ describe('run --worktree at its edges', () => {
     const gitDir = r.git(['rev-parse', '--absolute-git-dir'], join(r.dir, 'trees', 'release')).out;
     expect(JSON.parse(readFileSync(join(gitDir, 'mdclaim.json'), 'utf8'))).toMatchObject({ branch: 'release', madeBranch: false });
     expect(r.git(['config', '--get', 'branch.release.mdclaimBase']).status).toBe(1);
+  });
+
+  it('doctor in a worktree finds the pre-commit hook working with the main checkout\'s mdclaim, as git runs it', () => {
+    const r = repo();
+    mkdirSync(join(r.dir, 'node_modules', '.bin'), { recursive: true });
+    symlinkSync(fileURLToPath(new URL('../bin/mdclaim.cjs', import.meta.url)), join(r.dir, 'node_modules', '.bin', 'mdclaim'));
+    appendFileSync(join(r.dir, '.git', 'info', 'exclude'), 'node_modules/\n');
+    copyFileSync(fileURLToPath(new URL('../examples/pre-commit', import.meta.url)), join(r.dir, '.git', 'hooks', 'pre-commit'));
+    const tree = join(r.dir, 'trees', 'api');
+    expect(r.git(['worktree', 'add', '-q', '-b', 'api', tree]).status).toBe(0);
+    writeFileSync(join(tree, 'tasks.md'), '- [ ] one\n');
+    const doctor = spawnSync(process.execPath, [CLI, 'doctor', '--json', '--file', join(tree, 'tasks.md')], { cwd: tree, env: { ...process.env, PATH: '/usr/bin:/bin' }, encoding: 'utf8' });
+    const hooks = (JSON.parse(doctor.stdout).findings as { check: string; verdict: string; says: string }[]).filter((f) => f.check === 'hooks');
+    expect(hooks).toEqual([expect.objectContaining({ verdict: 'ok', says: `pre-commit installed; it finds ${join(r.dir, 'node_modules', '.bin', 'mdclaim')}` })]);
   });
 
   it('runs ./agent.sh as it was where the runner started, not inside the worktree; a missing one is named where it was looked for', async () => {

@@ -47,6 +47,8 @@ describe.each(kinds)('a worktree of run --worktree on the $name board', (kind) =
 
     const doctor = spawnSync(process.execPath, [CLI, 'doctor', '--json'], { cwd: tree, env: cleanEnv(r.env), encoding: 'utf8' });
     const findings = JSON.parse(doctor.stdout).findings as { check: string; verdict: string; says: string }[];
-    expect(findings.filter((f) => f.check === 'board').map((f) => f.verdict)).not.toContain('fail');
+    // Nothing fails: the board is the runner's, and a hook finds the main checkout's mdclaim, as it does when git runs it.
+    expect(findings.filter((f) => f.verdict === 'fail')).toEqual([]);
+    expect(doctor.status).toBe(0);
   });
 });
