@@ -103,15 +103,39 @@ describe('board', () => {
     expect(read(file)).toBe('## A\r\n- [ ] one\r\n- [ ] two\r\n');
   });
 
-  it("gives a claim made with a lease of 0s a lease that has run out at once, and takes nobody else's claim with it", async () => {
+  it("gives a claim made with a lease of 1s a lease that runs out a second later, and takes nobody else's claim with it", async () => {
     const file = boardFile('[🟡, x, 2026-11-30T04:06:29Z] a\n[🟡, y] b\n[ ] c\n');
-    const board = openBoard(file, { now: at('2026-11-30T04:06:30Z') });
-    // x's claim has its own 30m lease: a lease of 0s asked by z does not make it lapse.
-    expect(await board.next({ by: 'z', lease: '0s' })).toMatchObject({ text: 'c', by: 'z', lease: '0s', expiresAt: '2026-11-30T04:06:30Z' });
-    expect(read(file)).toContain('[🟡, z, 2026-11-30T04:06:30Z, 0s] c');
+    let now = Date.parse('2026-11-30T04:06:30Z');
+    const board = openBoard(file, { now: () => now });
+    // x's claim has its own 30m lease: a lease of 1s asked by z does not make it lapse.
+    expect(await board.next({ by: 'z', lease: '1s' })).toMatchObject({ text: 'c', by: 'z', lease: '1s', expiresAt: '2026-11-30T04:06:31Z' });
+    expect(read(file)).toContain('[🟡, z, 2026-11-30T04:06:30Z, 1s] c');
+    now += 1000;
     // z's claim is lapsed by its own lease, so the next claimer takes it; the untimed one never lapses.
     expect(await board.next({ by: 'q' })).toMatchObject({ text: 'c', by: 'q', lease: '30m' });
-    expect(await board.next({ by: 'r', lease: '0s' })).toBeNull();
+    expect(await board.next({ by: 'r', lease: '1s' })).toBeNull();
+  });
+
+  it('gives a same-name takeover at the first instant a 1s claim lapses a later claim time, so the old claim\'s fence matches nothing', async () => {
+    const file = boardFile('[ ] c\n');
+    let now = Date.parse('2026-11-30T04:06:30.999Z');
+    const board = openBoard(file, { now: () => now });
+    const old = (await board.next({ by: 'z', lease: '1s' }))!;
+    now = Date.parse(old.expiresAt!);
+    const taken = (await board.next({ by: 'z', lease: '1s' }))!;
+    expect(taken.claimedAt).not.toBe(old.claimedAt);
+    expect(await errorOf(board.done(old.id, { by: 'z', claimedAt: old.claimedAt! }))).toMatchObject({ code: 'CONFLICT' });
+  });
+
+  it('refuses a lease under a second, whoever asks: the board, next, claim and the options of a board', async () => {
+    const file = boardFile('[ ] c\n');
+    const board = openBoard(file);
+    for (const lease of ['0s', '999ms', 500, 0]) {
+      expect((await errorOf(board.next({ by: 'z', lease })))).toMatchObject({ code: 'USAGE', message: expect.stringContaining('at least 1s') });
+      expect((await errorOf(board.claim((await board.list())[0]!.id, { by: 'z', lease })))).toMatchObject({ code: 'USAGE' });
+      expect(() => openBoard(file, { lease })).toThrow(/lease must be at least 1s/);
+    }
+    expect(read(file)).toBe('[ ] c\n');
   });
 
   it('refuses heartbeat, done, fail and release from a non-holder and leaves the file untouched', async () => {

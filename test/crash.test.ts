@@ -12,8 +12,8 @@ const BOARD =
   Array.from({ length: 160 }, (_, i) => `- [ ] task ${i} — ünïcödé 🚀 {t${i % 4}}`).join('\n') +
   '\n\n```\n- [ ] not a task\n```\n';
 
-// The victims claim with a 0s lease, which their claim lines record.
-const MARKER = /^(- )\[(?: |🟡, k\d, \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ, 0s|✅ c0ffee, k\d)\]( task \d+ — ünïcödé 🚀 \{t\d\})$/;
+// The victims claim with a 1s lease, which their claim lines record.
+const MARKER = /^(- )\[(?: |🟡, k\d, \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ, 1s|✅ c0ffee, k\d)\]( task \d+ — ünïcödé 🚀 \{t\d\})$/;
 
 /** The file is whole: every line is the original line, except a task line's marker, which is a valid one. */
 function assertWhole(text: string): void {
@@ -38,8 +38,8 @@ describe('the wholeness check', () => {
     expect(() => assertWhole(torn(3, '- [ ] task 1 — ünïcödé 🚀 {t1}- [ ] task 2'))).toThrow();
     expect(() => assertWhole(torn(4, '- [ ] task 2 — unicode 🚀 {t2}'))).toThrow();
     expect(() => assertWhole(BOARD + '\n')).toThrow();
-    expect(() => assertWhole(torn(2, '- [🟡, k0, 2026-11-30T04:06:29Z, 0] task 0 — ünïcödé 🚀 {t0}'))).toThrow();
-    assertWhole(torn(2, '- [🟡, k0, 2026-11-30T04:06:29Z, 0s] task 0 — ünïcödé 🚀 {t0}'));
+    expect(() => assertWhole(torn(2, '- [🟡, k0, 2026-11-30T04:06:29Z, 1] task 0 — ünïcödé 🚀 {t0}'))).toThrow();
+    assertWhole(torn(2, '- [🟡, k0, 2026-11-30T04:06:29Z, 1s] task 0 — ünïcödé 🚀 {t0}'));
   });
 });
 
@@ -60,7 +60,7 @@ describe.each(['flock', 'mkdir'])('SIGKILL at random instants (%s)', (lock) => {
     // and with mkdir their lock and prepared lock directories. (A reap with
     // nothing stale writes nothing, so make a write that always happens.)
     const board = openBoard(file, { write: 'replace', lock: lock as 'flock' | 'mkdir' });
-    const t = (await board.next({ by: 'k9', lease: '0s' }))!;
+    const t = (await board.next({ by: 'k9', lease: '1s' }))!;
     await board.release(t.id, { by: 'k9' });
     expect(readdirSync(dirname(file))).toEqual(['tasks.md']);
     assertWhole(readFileSync(file, 'utf8'));

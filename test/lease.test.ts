@@ -57,10 +57,21 @@ describe('a lease on the claim line', () => {
     expect(await board.next({ by: 'fast' })).toMatchObject({ by: 'fast', lease: '30m' });
   });
 
-  it('does not let next --lease 0s take a claim made a second ago', async () => {
+  it('refuses --lease under a second on the command line in one line, exit 2, the board untouched', () => {
+    const file = boardFile('- [ ] x\n');
+    const before = bytesOf(file);
+    for (const args of [['next', '--lease', '999ms'], ['next', '--lease', '0s'], ['claim', 'x', '--lease', '500ms']]) {
+      const r = mdclaim([...args, '--file', file]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/^error\[USAGE\]: --lease must be at least 1s \(claim times are to the second\), got "\d+m?s"\n$/);
+    }
+    expect(bytesOf(file).equals(before)).toBe(true);
+  });
+
+  it('does not let next --lease 1s take a claim made a second ago', async () => {
     const file = boardFile(`- [🟡, a, ${T}] x\n`);
     const board = openBoard(file, { now: () => Date.parse(T) + 1000 });
-    expect(await board.next({ by: 'b', lease: '0s' })).toBeNull();
+    expect(await board.next({ by: 'b', lease: '1s' })).toBeNull();
     expect(read(file)).toBe(`- [🟡, a, ${T}] x\n`);
   });
 

@@ -102,7 +102,7 @@ describe('mdclaim run, one pass', () => {
 
   it.each([
     ['a program not in PATH', () => 'no-such-program-here', 'command not found', 'not found in PATH'],
-    ['a path to no file', () => './no/such/file', 'command not found', 'no such file'],
+    ['a path to no file', () => './no/such/file', 'command not found', `no such file: ${join(process.cwd(), 'no', 'such', 'file')}`],
     ['a file that is not executable', (file: string) => file, 'command not executable', 'not an executable file'],
   ])('gives the task back and stops with exit 1 when the command cannot be started: %s', async (_, program, what, why) => {
     const { file } = runnerBoard('- [ ] one\n');

@@ -30,7 +30,7 @@ const RAW = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/;
 describeKinds('human output on the $name board', (kind) => {
   it('escapes controls from task text, headings and failure reasons in list, status, next, reap and release; --json stays JSON', async () => {
     const { location: f } = await kind.make(BOARD);
-    for (const args of [['list'], ['status'], ['next', '--by', 'x', '--lease', '1ms']]) {
+    for (const args of [['list'], ['status'], ['next', '--by', 'x', '--lease', '1s']]) {
       const r = mdclaim([...args, '-f', f]);
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).not.toMatch(RAW);
@@ -41,8 +41,8 @@ describeKinds('human output on the $name board', (kind) => {
     expect(shown).toContain('Clip \\u001b]52;c;aGVsbG8=\\u0007 task');
     expect(shown).toContain('Clear \\u001b[2J task \\u001b[31mred\\u001b[0m \\u009b2J');
     expect(mdclaim(['status', '-f', f]).stdout).toContain('rea\\u001b]0;pwned\\u0007son \\u001b[2J');
-    // The claim above lapsed at once: reap says so, quoting the text.
-    const reap = mdclaim(['reap', '--dry-run', '-f', f]);
+    // The claim above is at least 0s old: reap --ttl 0s says it would reopen it, quoting the text.
+    const reap = mdclaim(['reap', '--dry-run', '--ttl', '0s', '-f', f]);
     expect(reap.status).toBe(0);
     expect(reap.stdout).toContain('\\u001b]0;pwned');
     expect(reap.stdout).not.toMatch(RAW);

@@ -17,3 +17,19 @@ export function parseDuration(value: string | number, name = 'duration'): number
   if (ms !== null) return ms;
   throw usage(`${name} "${value}" is not a duration of at most 100 years (use e.g. 1500ms, 90s, 30m, 2h, 1d)`);
 }
+
+/** The shortest lease a claim may be taken with. */
+export const MIN_LEASE_MS = 1000;
+
+/**
+ * A claim's lease as a caller gives it (parseDuration's forms), at least a
+ * second. Claim times are written to the second, rounded down, and a claim
+ * lapses at that time plus its lease: with a lease of a second or more, a
+ * claim taken after another lapsed always has a later claim time, even by
+ * the same name, so the old claim's fence can never match the new one.
+ */
+export function parseLease(value: string | number, name = 'lease'): number {
+  const ms = parseDuration(value, name);
+  if (ms < MIN_LEASE_MS) throw usage(`${name} must be at least 1s (claim times are to the second), got ${typeof value === 'number' ? `${value}ms` : `"${value}"`}`);
+  return ms;
+}

@@ -1,6 +1,6 @@
 import { usage } from '../errors.js';
 import { budget, checkBy, checkCommit, checkHolder, checkId, checkSection, checkTags } from './checks.js';
-import { parseDuration } from './duration.js';
+import { parseDuration, parseLease } from './duration.js';
 import type { ClaimOptions, HolderOptions, NextOptions, ReapOptions, RetryOptions } from './types.js';
 
 // Every request, checked and put in normal form once, for both boards: what
@@ -99,5 +99,5 @@ export function addRequest(text: string, options: { section?: string } = {}): { 
 }
 
 function leaseOf(lease: string | number | undefined, defaultMs: number): number {
-  return lease === undefined ? defaultMs : parseDuration(lease, 'lease');
+  return lease === undefined ? defaultMs : parseLease(lease, 'lease');
 }

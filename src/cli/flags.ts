@@ -21,7 +21,7 @@ export const FLAGS: Record<string, Flag> = {
   quiet: { short: 'q', text: 'print only the task id' },
   help: { short: 'h', text: 'this help (mdclaim <command> --help: one command, with examples)' },
   version: { short: 'V', text: 'print the version' },
-  lease: { value: 'D', text: "the new claim's lease, kept on its line: it lapses D after its claim time, whoever looks (default 30m)" },
+  lease: { value: 'D', text: "the new claim's lease, kept on its line: it lapses D after its claim time, whoever looks (default 30m, at least 1s)" },
   tag: { value: 'T', text: 'only tasks tagged {T} (repeat: tasks with all of them)' },
   section: { value: 'S', text: 'only tasks under heading S (or a worktree heading naming S: "Git Worktree S", "Worktree: S")' },
   status: { value: 'S', text: 'only tasks in status S: open, blocked, claimed, done or failed' },

@@ -208,10 +208,10 @@ export const COMMANDS: Record<string, CommandSpec> = {
       by: 'who claims (or MDCLAIM_BY; default: a new run-XXXXXXXX, printed once); the command also gets the claim time as MDCLAIM_CLAIMED_AT, for git hooks to fence with',
       worktree:
         'run each task in its git worktree, made under the claim: a task under "## Git Worktree NAME" (or "## Worktree: NAME") in DIR/NAME on branch NAME, any other in DIR/<id> on branch task-<id>; one task at a time per worktree (a path its claim holds), sections side by side; done records the worktree\'s HEAD; nothing in it is discarded. The command gets MDCLAIM_WORKTREE, MDCLAIM_BRANCH and MDCLAIM_BASE. See mdclaim worktrees',
-      trees: 'with --worktree: where worktrees are made (default trees at the top of the repository)',
+      trees: 'with --worktree: where worktrees are made (default trees at the top of the repository), checked before anything is claimed',
       base: "with --worktree: what a new worktree's branch starts from (default the repository's HEAD)",
-      setup: 'with --worktree: a shell command run once in a new worktree before its first task (npm ci)',
-      commit: 'with --worktree: commit what the command left uncommitted (the task\'s text the message) before done; without it, changes are reported and kept',
+      setup: 'with --worktree: a shell command run once in a new worktree before its first task (npm ci), in its own process group: signals, the watchdog and a lost claim stop it, as they stop the command',
+      commit: 'with --worktree: commit what the command left uncommitted (the task\'s text the message) before done, under the claim renewed right before git add and git commit (lost: nothing committed); without it, changes are reported and kept',
       lease: "each claim's lease, at least 2s (default 30m); heartbeats every min(D/3, (D-1s)/2)",
     },
     notes: `SIGINT/SIGTERM/SIGHUP: stop claiming, pass the signal to the commands (SIGTERM for a hangup), wait up to --grace, release their tasks, exit 130/143/129; a second signal kills at once. A stdout whose reader left (run … | head -1) stops the run the same way, exit 141. However a task ends, whatever its command left in its process group is stopped (SIGTERM, SIGKILL after --grace) before the end is written, and the claim is renewed just before the command starts. Killed outright (SIGKILL), the runner takes its commands with it: its watchdog sends their groups SIGTERM, SIGKILL after --grace; the claims are left for the reaper. With --retries N a failed command gives its task back to be retried: open, and claimable by no one before --retry-delay D, then 2D, 4D … (plus up to 20%), the time written on its line; after N retries it is failed, its reason saying how many attempts it had; takeovers then park a task that has had N+1 attempts (or --max-attempts). A command that cannot start (not found, not executable, exit 126/127) fails no task: it is given back, not counted, and the runner stops with exit 1.`,
@@ -223,7 +223,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     flags: ['by'],
     summary: "exit 0 while the claim a command works under is still its own, 4 naming who has it now",
     about:
-      'For git hooks (examples/pre-commit, examples/pre-push): is the claim in MDCLAIM_TASK_ID, MDCLAIM_BY and MDCLAIM_CLAIMED_AT, as mdclaim run gives its command, still that claim? Yes while the task reads claimed by that holder at that time or later (heartbeats move it on) or finished by that holder; otherwise it is gone (taken over, reaped, given back, finished by someone else) and one line names the task and who holds it now. Changes nothing.',
+      'For git hooks (examples/pre-commit, examples/pre-push): is the claim in MDCLAIM_TASK_ID, MDCLAIM_BY and MDCLAIM_CLAIMED_AT, as mdclaim run gives its command, still that claim? Yes while a line of the task, the one holding this claim, reads claimed by that holder at that time or later (heartbeats move it on), or finished by that holder when the task has one line (two lines of one text share an id); otherwise it is gone (taken over, reaped, given back, finished by someone else) and one line names the task and who holds it now. Changes nothing.',
     options: { by: 'the holder (default MDCLAIM_BY)' },
     examples: ['npx mdclaim fence || exit 1   # in a git hook of a run --worktree command'],
     exits: '0 still the claim, 4 the claim is gone (the new holder named)',

@@ -1,5 +1,6 @@
 import { usage } from '../errors.js';
 import { has, one, parseArgs } from './args.js';
+import { boardLocation } from './board-location.js';
 import { EXIT } from './exit.js';
 import { allowedFlags, commandHelp, COMMANDS, globalHelp } from './help.js';
 
@@ -62,8 +63,8 @@ export async function run(argv: readonly string[], io: Output): Promise<number> 
   const write = one(p, 'write');
   if (write !== undefined && write !== 'auto' && write !== 'replace') throw usage(`--write must be auto or replace, got "${write}"`);
   const lockTimeout = one(p, 'lock-timeout');
-  // import loads into --to; every other command works on --file.
-  const file = one(p, 'to') ?? one(p, 'file') ?? process.env['MDCLAIM_FILE'] ?? './tasks.md';
+  // import loads into --to; every other command works on --file (see boardLocation).
+  const file = one(p, 'to') ?? boardLocation(p);
   // Loaded only now: --help and usage errors never pay for the board.
   const { openBoard } = await import('../open.js');
   const board = openBoard(file, {

@@ -7,14 +7,16 @@ const HOOKS = ['pre-commit'] as const;
 
 /** The git hooks mdclaim ships, where installed: may git run them, and will they find mdclaim? */
 export function checkHooks(dir: string): Finding[] {
-  const git = childProcess().spawnSync('git', ['rev-parse', '--show-toplevel', '--git-path', 'hooks'], { cwd: dir, encoding: 'utf8' });
+  const git = childProcess().spawnSync('git', ['rev-parse', '--show-toplevel', '--git-path', 'hooks', '--git-common-dir'], { cwd: dir, encoding: 'utf8' });
   if (git.error || git.status !== 0) return [finding('hooks', 'skip', `${dir} is not in a git repository: no hooks to check`)];
-  const [top, hooksPath] = git.stdout.trim().split('\n') as [string, string];
+  const [top, hooksPath, common] = git.stdout.trim().split('\n') as [string, string, string];
   const hooks = resolve(dir, hooksPath);
-  return HOOKS.map((name) => checkHook(join(hooks, name), name, top));
+  // In a worktree, the hook also finds the main checkout's mdclaim (as examples/pre-commit looks for it).
+  const main = resolve(dir, common, '..');
+  return HOOKS.map((name) => checkHook(join(hooks, name), name, top, main));
 }
 
-function checkHook(file: string, name: string, top: string): Finding {
+function checkHook(file: string, name: string, top: string, main: string): Finding {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -27,8 +29,8 @@ function checkHook(file: string, name: string, top: string): Finding {
   } catch {
     return finding('hooks', 'fail', `${file} is not executable: git skips it`, `chmod +x ${file}`);
   }
-  const local = join(top, 'node_modules', '.bin', 'mdclaim');
-  if (executable(local)) return finding('hooks', 'ok', `${name} installed; it finds ${local}`);
+  const local = [top, main].map((d) => join(d, 'node_modules', '.bin', 'mdclaim')).find(executable);
+  if (local) return finding('hooks', 'ok', `${name} installed; it finds ${local}`);
   const onPath = (process.env['PATH'] ?? '').split(delimiter).filter(Boolean).map((d) => join(d, 'mdclaim')).find(executable);
   if (onPath) return finding('hooks', 'ok', `${name} installed; it finds ${onPath} on PATH`);
   return finding('hooks', 'fail', `${name} installed, but finds no mdclaim in ${join(top, 'node_modules', '.bin')} nor on PATH: it would refuse every commit`, `npm install mdclaim in ${top}`);

@@ -8,7 +8,7 @@ import type { LockKind } from '../storage/lock.js';
 import { add } from '../board/add.js';
 import { applyEdits, checkReading } from '../board/check-reading.js';
 import { claimById, claimNext } from './claim.js';
-import { parseDuration } from '../board/duration.js';
+import { parseDuration, parseLease } from '../board/duration.js';
 import { applyEdit, type EditResult } from './edit.js';
 import { done, fail, heartbeat, release, retry } from './finish.js';
 import { resultOf, type Plan } from '../board/plan.js';
@@ -76,7 +76,7 @@ export class Board implements TaskBoard, PathLocking {
     refuseFileBoardOn(process.platform, path);
     const write = options.write ?? (process.env['MDCLAIM_WRITE'] as WriteMode | undefined) ?? 'auto';
     if (write !== 'auto' && write !== 'replace') throw usage(`write must be "auto" or "replace", got "${String(write)}"`);
-    this.leaseMs = parseDuration(options.lease ?? DEFAULT_LEASE, 'lease');
+    this.leaseMs = parseLease(options.lease ?? DEFAULT_LEASE, 'lease');
     this.now = options.now ?? Date.now;
     if (options.lock !== undefined && !['flock', 'mkdir', 'proper-lockfile', 'none'].includes(options.lock)) {
       throw usage(`lock must be "flock" or "mkdir", got "${String(options.lock)}"`);

@@ -1,4 +1,4 @@
-import { parseDuration } from '../board/duration.js';
+import { parseLease } from '../board/duration.js';
 import { noTask } from '../board/resolve-id.js';
 import type { CheckPathsOptions, HeldPath } from '../board/path-types.js';
 import { Heartbeat, heartbeatEvery, isLostError } from '../runner/heartbeat.js';
@@ -124,7 +124,7 @@ export class Session {
   private leaseFor(asked: string | undefined): { value: string | number | undefined; ms: number | undefined } {
     const value = asked ?? this.lease;
     if (value === undefined) return { value, ms: undefined };
-    const ms = parseDuration(value, 'lease');
+    const ms = parseLease(value, 'lease');
     heartbeatEvery(ms);
     return { value, ms };
   }

@@ -1,7 +1,7 @@
 import { checkBy, checkId } from '../board/checks.js';
 import { addRequest, claimRequest, doneRequest, failRequest, holderRequest, nextRequest, reapRequest, reopenRequest, retryRequest, type HolderRequest } from '../board/requests.js';
 import { parkedIsConflict, parkedView, reapedOf } from '../board/park.js';
-import { parseDuration } from '../board/duration.js';
+import { parseDuration, parseLease } from '../board/duration.js';
 import type { ChangeSource, ClaimOptions, HistoryEvent, HistoryOptions, HolderOptions, NextOptions, ReapOptions, Reaped, RetryOptions, Survey, TaskBoard } from '../board/types.js';
 import { lineRule, type TaskBlocker } from '../board/standing.js';
 import { pathList, pathRequest } from '../board/path-options.js';
@@ -73,7 +73,7 @@ export class PgBoard implements TaskBoard, PathLocking {
     this.target = parsePgUrl(url);
     this.location = `${this.target.display}?board=${this.target.board}`;
     this.handOff = this.target.handOff;
-    this.leaseMs = parseDuration(options.lease ?? '30m', 'lease');
+    this.leaseMs = parseLease(options.lease ?? '30m', 'lease');
     const pool = options.pool ?? 4;
     if (!Number.isInteger(pool) || pool < 1) throw usage(`pool must be a whole number ≥ 1, got ${String(pool)}`);
     const connectTimeoutMs = options.connectTimeout === undefined ? (this.target.connectTimeoutMs ?? 10_000) : parseDuration(options.connectTimeout, 'connectTimeout');

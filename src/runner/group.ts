@@ -25,6 +25,8 @@ export interface GroupOptions {
   stderr: Writable;
   /** Holds the group while it runs, to stop it should the runner die. */
   watchdog: Watchdog;
+  /** With no prefix: the command's stdout goes to the runner's stderr (a setup's output is progress, not a result). */
+  stdoutToStderr?: boolean;
 }
 
 const TAIL = 4096;
@@ -95,7 +97,7 @@ export class ProcessGroup {
       cwd: opts.cwd,
       env: opts.env,
       detached: true,
-      stdio: ['ignore', opts.prefix === null ? 'inherit' : 'pipe', 'pipe', 'pipe'],
+      stdio: ['ignore', opts.prefix !== null ? 'pipe' : opts.stdoutToStderr ? 2 : 'inherit', 'pipe', 'pipe'],
     });
     // Listen before anything can end it, so no exit goes unseen.
     const group = new ProcessGroup(child, opts);

@@ -66,6 +66,8 @@ export class Heartbeat {
   private inFlight: Promise<void> = Promise.resolve();
   private stopped = false;
   private onLost: (() => void) | undefined;
+  /** The last renewal asked for by `during`: the next waits for it. */
+  private renewing: Promise<boolean> = Promise.resolve(true);
   /** Settles when the claim is found lost by a heartbeat. */
   readonly lost: Promise<void>;
 
@@ -112,6 +114,38 @@ export class Heartbeat {
     });
     if (ok) this.emit({ event: 'heartbeat', id: this.task.id, claimedAt: this.task.claimedAt!, expiresAt: formatClaimedAt(this.expiresAt) });
     return ok;
+  }
+
+  /**
+   * Run `work` (made outside the beat's schedule: worktree, setup, the commit
+   * of its changes) while the claim is renewed every beat's interval, however
+   * long it takes. `renew` renews now, for a write that must happen under a
+   * claim renewed right before it: false once the claim is lost. Renewals are
+   * made one at a time, so each carries the claim time the one before wrote.
+   * Resolves with what `work` gave and whether the claim was lost meanwhile.
+   */
+  async during<T>(work: (renew: () => Promise<boolean>) => Promise<T>): Promise<{ value: T; lost: boolean }> {
+    const pending = work(() => this.renew());
+    let finished = false;
+    const settled = pending.then(
+      () => (finished = true),
+      () => (finished = true),
+    );
+    while (!finished && this.lostReason === undefined) {
+      let cancel = () => {};
+      await Promise.race([settled, new Promise<void>((resolve) => (cancel = after(this.everyMs, resolve)))]);
+      cancel(); // a pending renewal timer would keep the runner alive after its last task
+      if (!finished) await this.renew();
+    }
+    const value = await pending;
+    return { value, lost: this.lostReason !== undefined };
+  }
+
+  /** Renew now, after any renewal in flight; false once the claim is lost. */
+  private renew(): Promise<boolean> {
+    const next = this.renewing.then(() => (this.lostReason === undefined ? this.confirm() : false));
+    this.renewing = next;
+    return next;
   }
 
   /** Stop beating; resolves once a beat in flight has settled, so the fence is the last one written. */

@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
 import { usage } from '../errors.js';
 import { isValidBy } from '../format/marker.js';
-import { parseDuration } from '../board/duration.js';
+import { parseDuration, parseLease } from '../board/duration.js';
 import { heartbeatEvery } from './heartbeat.js';
 import type { RunnerBoard, RunOptions, WorktreeOptions } from './types.js';
 import { settleWorktree } from './worktree-options.js';
+import { fromRunnerDir } from './program.js';
 
 /** The options of one run, checked and with every default filled in. */
 export interface Settings {
@@ -43,7 +44,7 @@ export function settle(board: RunnerBoard, o: RunOptions): Settings {
   }
   if (o.by !== undefined && (typeof o.by !== 'string' || !isValidBy(o.by))) throw usage(`by must be 1–64 of [A-Za-z0-9._:@-], got "${String(o.by)}"`);
   const lease = o.lease;
-  const leaseMs = lease === undefined ? undefined : parseDuration(lease, 'lease');
+  const leaseMs = lease === undefined ? undefined : parseLease(lease, 'lease');
   if (leaseMs !== undefined) heartbeatEvery(leaseMs);
   const concurrency = count(o.concurrency ?? 1, 'concurrency');
   const untilSettled = o.untilSettled ?? false;
@@ -57,8 +58,11 @@ export function settle(board: RunnerBoard, o: RunOptions): Settings {
   const retries = o.retries === undefined || o.retries === 0 ? 0 : count(o.retries, 'retries');
   if (retries > 0 && typeof board.retry !== 'function') throw usage('retries need a board that can retry a task (board.retry)');
   const maxAttempts = o.maxAttempts === undefined ? (retries > 0 ? retries + 1 : undefined) : count(o.maxAttempts, 'maxAttempts');
+  const cwd = resolve(o.cwd ?? process.cwd());
+  const worktree = settleWorktree(board, o.worktree);
   return {
-    command,
+    // In a worktree, a relative program path still means what it meant here.
+    command: worktree === undefined ? command : fromRunnerDir(command, cwd),
     by: o.by,
     lease,
     leaseMs,
@@ -72,14 +76,14 @@ export function settle(board: RunnerBoard, o: RunOptions): Settings {
     graceMs: parseDuration(o.grace ?? '10s', 'grace'),
     failOnSignal: o.failOnSignal ?? false,
     commit: o.commit ?? true,
-    cwd: resolve(o.cwd ?? process.cwd()),
+    cwd,
     env: o.env ?? process.env,
     file: boardFile(board.handOff ?? board.location ?? board.path),
     prefixOutput: o.prefixOutput ?? concurrency > 1,
     retries,
     retryDelayMs: parseDuration(o.retryDelay ?? '30s', 'retryDelay'),
     maxAttempts,
-    worktree: settleWorktree(board, o.worktree),
+    worktree,
   };
 }
 

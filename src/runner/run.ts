@@ -12,7 +12,7 @@ import { RunningTask } from './task.js';
 import type { RunnerBoard, RunOptions, RunResult, StopSignal, TaskOutcome } from './types.js';
 import type { PassedOver } from '../board/types.js';
 import { Watchdog } from './watchdog.js';
-import { findTrees } from './worktree.js';
+import { findTrees, placeProblem } from './worktree.js';
 import { nextInWorktree } from './worktree-next.js';
 import type { WorktreeRun } from './worktree-task.js';
 
@@ -237,7 +237,8 @@ class Loop {
   /** Could any task matching the filters still become claimable? */
   private settled(tasks: Task[]): boolean {
     const could = stillClaimable(tasks);
-    return !tasks.some((t, i) => could[i] && this.wants(t));
+    // With worktrees, a task with no worktree it could run in (passed over) will never run here.
+    return !tasks.some((t, i) => could[i] && this.wants(t) && (this.worktrees === undefined || placeProblem(t) === undefined));
   }
 
   /** Does the task pass the runner's --section and --tag filters? */

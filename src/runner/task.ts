@@ -13,6 +13,7 @@ import type { Watchdog } from './watchdog.js';
 import { finalReason, mayRetry, retryDelayMs } from './retry.js';
 import type { Entered } from './worktree.js';
 import { enterWorktree, keepChanges, worktreeEnv, type WorktreeRun } from './worktree-task.js';
+import { SetupControl } from './worktree-setup.js';
 
 /** What every task of one run shares. */
 export interface TaskContext {
@@ -49,8 +50,11 @@ export class RunningTask {
   private readonly startedAt = Date.now();
   /** The task's worktree, with `run --worktree`. */
   private worktree: Entered | undefined;
+  /** Its worktree's setup, while one runs. */
+  private readonly setup: SetupControl;
 
   constructor(private readonly ctx: TaskContext, private readonly task: Task) {
+    this.setup = new SetupControl(ctx.graceMs);
     this.outcome = this.run();
   }
 
@@ -61,12 +65,14 @@ export class RunningTask {
   /** The runner was signalled: pass the signal on to the command's group, SIGKILL after the grace. */
   stop(sig: StopSignal): void {
     this.stopSignal ??= sig;
+    this.setup.stop(passedOn(sig));
     void this.group?.stop(passedOn(sig), this.ctx.graceMs);
   }
 
-  /** A second signal: kill the command now (the task is still released). */
+  /** A second signal: kill the command (or its worktree's setup) now (the task is still released). */
   kill(): void {
     this.killed = true;
+    this.setup.kill();
     void this.group?.kill();
   }
 
@@ -81,7 +87,11 @@ export class RunningTask {
       throw err;
     }
     ctx.emit({ event: 'claimed', id: task.id, text: task.text, by: ctx.by, claimedAt: task.claimedAt!, expiresAt: formatClaimedAt(hb.expiresAt) });
-    if (ctx.worktrees && (await this.enterWorktree(ctx.worktrees, hb)) === 'lost') return this.lost(hb.lostReason!);
+    if (ctx.worktrees) {
+      const entered = await this.enterWorktree(ctx.worktrees, hb);
+      if (entered === 'lost') return this.lost(hb.lostReason!);
+      if (entered !== undefined) return entered;
+    }
     let group: ProcessGroup;
     try {
       group = await ProcessGroup.start(ctx.command, {
@@ -177,7 +187,12 @@ export class RunningTask {
     }
     if (exit.code === 126 || exit.code === 127) return this.unstartable(hb, exit);
     if (exit.code !== 0) return this.failedOrRetried(hb, failureReason(exit));
-    if (this.worktree) await keepChanges(ctx.worktrees!, this.worktree, task, this.env(), ctx.emit);
+    if (this.worktree) {
+      // The command's changes are committed under the claim, renewed through git add and commit: a lost claim commits nothing.
+      const w = this.worktree;
+      const { lost } = await hb.during((renew) => keepChanges(ctx.worktrees!, w, task, this.env(), ctx.emit, renew));
+      if (lost) return this.ownEnding(hb);
+    }
     const commit = ctx.commit ? await headCommit(this.worktree?.dir ?? ctx.cwd) : undefined;
     const withCommit = commit === undefined ? {} : { commit };
     if (!(await this.ending(hb, 'done', (fence) => board.done(task.id, { ...fence, ...withCommit })))) return this.ownEnding(hb);
@@ -243,17 +258,25 @@ export class RunningTask {
     return this.worktree ? { ...env, ...worktreeEnv(this.worktree) } : env;
   }
 
-  /** Make or reuse the task's worktree under the claim; one that cannot be had gives the task back and stops the runner, as a command that cannot start does. */
-  private async enterWorktree(run: WorktreeRun, hb: Heartbeat): Promise<'lost' | undefined> {
+  /**
+   * Make or reuse the task's worktree under the claim; one that cannot be had
+   * gives the task back and stops the runner, as a command that cannot start
+   * does. Stopped by a signal meanwhile (its setup with it), the task is
+   * given back as a stopped command's is.
+   */
+  private async enterWorktree(run: WorktreeRun, hb: Heartbeat): Promise<'lost' | TaskOutcome | undefined> {
     const { ctx, task } = this;
+    const setup = { graceMs: ctx.graceMs, watchdog: ctx.watchdog, prefix: ctx.prefixOutput ? `[${task.id}] ` : null, stderr: ctx.stderr };
     try {
-      const entered = await enterWorktree(run, task, hb, ctx.leaseMs, this.env(), ctx.emit);
+      const entered = await enterWorktree(run, task, hb, this.env(), ctx.emit, setup, this.setup);
       if (entered === 'lost') return 'lost';
       this.worktree = entered;
       return undefined;
     } catch (err) {
-      if (await hb.write((fence) => ctx.board.release(task.id, fence))) ctx.emit({ event: 'released', id: task.id, ms: this.ms() });
-      throw err;
+      const released = await hb.write((fence) => ctx.board.release(task.id, fence));
+      if (released) ctx.emit({ event: 'released', id: task.id, ms: this.ms() });
+      if (this.stopSignal === undefined && !this.killed) throw err;
+      return released ? { id: task.id, outcome: 'released', ms: this.ms() } : this.lost(hb.lostReason!);
     }
   }
 

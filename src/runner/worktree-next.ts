@@ -2,7 +2,7 @@ import type { Task } from '../format/task.js';
 import { sectionMatches, worktreeOf } from '../format/worktree-section.js';
 import type { NextOptions } from '../board/types.js';
 import type { RunnerBoard } from './types.js';
-import { placeOf, type Trees } from './worktree.js';
+import { placeOf, placeProblem, type Trees } from './worktree.js';
 
 /**
  * The next task whose worktree no other claim holds, claimed and holding it.
@@ -11,6 +11,8 @@ import { placeOf, type Trees } from './worktree.js';
  * section whose worktree is held is passed over for the next section, each
  * asked for by name in board order; a task claimed while another claim took
  * its worktree first is given back untouched (a release counts no attempt).
+ * A task whose section names no worktree git can make is passed over, never
+ * claimed: one bad heading stops no run.
  */
 export async function nextInWorktree(board: RunnerBoard, options: NextOptions, trees: Trees): Promise<Task | null> {
   const held = new Set((await board.paths!()).map((h) => h.path));
@@ -19,13 +21,14 @@ export async function nextInWorktree(board: RunnerBoard, options: NextOptions, t
     const task = await board.next(section === undefined ? options : { ...options, section });
     if (task === null) continue;
     const fence = { by: options.by, claimedAt: task.claimedAt! };
-    let lock: string;
-    try {
-      lock = placeOf(task, trees).lock;
-    } catch (err) {
+    const problem = placeProblem(task);
+    if (problem !== undefined) {
+      // Asked for without a section, next took one from a section that names no worktree: give it back untouched.
       await board.release(task.id, fence);
-      throw err;
+      options.onPassOver?.({ task, reason: `${problem}: no worktree for it` });
+      continue;
     }
+    const lock = placeOf(task, trees).lock;
     try {
       return await board.lockPaths!(task.id, { ...fence, writes: [lock] });
     } catch (err) {
@@ -53,14 +56,16 @@ function candidates(tasks: readonly Task[], options: NextOptions, trees: Trees, 
     if (options.tags !== undefined && !options.tags.every((g) => t.tags.includes(g))) continue;
     const key = t.section ?? '';
     if (seen.has(key)) continue;
-    let lock: string | undefined;
-    try {
-      lock = placeOf(t, trees).lock;
-    } catch {
-      lock = undefined; // claimed, it is refused with its reason
+    const problem = placeProblem(t);
+    if (problem !== undefined) {
+      seen.add(key);
+      // No worktree can be made for it (nor for the rest of its section): passed over, as next passes over a line it cannot claim.
+      options.onPassOver?.({ task: t, reason: `${problem}: no worktree for it` });
+      continue;
     }
+    const lock = placeOf(t, trees).lock;
     // A worktree section's tasks share one worktree; any other task has its own.
-    if (lock !== undefined && held.has(lock) && t.section !== undefined && worktreeOf(t.section) !== undefined) continue;
+    if (held.has(lock) && t.section !== undefined && worktreeOf(t.section) !== undefined) continue;
     seen.add(key);
     out.push(t.section);
   }

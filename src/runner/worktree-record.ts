@@ -1,5 +1,5 @@
-import { readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { gitOut } from './git.js';
 
 /**
@@ -63,5 +63,31 @@ export function boardKeyOf(where: string): string {
     return realpathSync(resolve(where));
   } catch {
     return resolve(where);
+  }
+}
+
+/**
+ * The record of the worktree that holds `cwd`, found without running git
+ * (every command without --file asks): the nearest `.git` above `cwd`, when
+ * it is a file naming a worktree's own git directory. Undefined in a main
+ * checkout, outside any repository, or in a worktree mdclaim did not make.
+ */
+export function recordAround(cwd: string): WorktreeRecord | undefined {
+  for (let dir = resolve(cwd); ; ) {
+    const dotGit = join(dir, '.git');
+    let text: string | undefined;
+    try {
+      if (statSync(dotGit).isDirectory()) return undefined;
+      text = readFileSync(dotGit, 'utf8');
+    } catch {
+      text = undefined;
+    }
+    if (text !== undefined) {
+      const named = /^gitdir: (.+)$/m.exec(text);
+      return named === null ? undefined : readRecordAt(resolve(dir, named[1]!.trim()));
+    }
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
   }
 }

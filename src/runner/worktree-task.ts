@@ -1,13 +1,13 @@
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { childProcess } from '../builtins.js';
 import { MdclaimError } from '../errors.js';
 import type { Task } from '../format/task.js';
-import { after } from '../storage/deadline.js';
 import type { RunEventBody } from './events.js';
 import { git, gitOut, lastLine, retryingLocks } from './git.js';
-import { heartbeatEvery, leaseOf, type Heartbeat } from './heartbeat.js';
+import type { Heartbeat } from './heartbeat.js';
 import { enter, placeOf, type Entered, type Trees } from './worktree.js';
+import { setUpOnce, type SetupControl, type SetupOptions } from './worktree-setup.js';
 
 /** What a run in worktrees needs of the task's run. */
 export interface WorktreeRun {
@@ -20,32 +20,28 @@ export interface WorktreeRun {
 
 /**
  * Make or reuse the task's worktree under its claim, renewing the claim while
- * it is made and set up (a setup may take longer than a lease). Resolves
- * with the worktree, or 'lost' when the claim went meanwhile. A worktree that
- * cannot be had throws WORKTREE (the caller gives the task back and stops).
+ * it is made and set up (a setup may take longer than a lease). The setup
+ * runs as the task's command does, in a process group the runner's signals,
+ * its watchdog and a lost claim stop (see setUpOnce). Resolves with the
+ * worktree, or 'lost' when the claim went meanwhile. A worktree that cannot
+ * be had throws WORKTREE (the caller gives the task back and stops).
  */
-export async function enterWorktree(run: WorktreeRun, task: Task, hb: Heartbeat, leaseMs: number | undefined, env: NodeJS.ProcessEnv, emit: (e: RunEventBody) => void): Promise<Entered | 'lost'> {
-  const work = (async () => {
+export async function enterWorktree(run: WorktreeRun, task: Task, hb: Heartbeat, env: NodeJS.ProcessEnv, emit: (e: RunEventBody) => void, setup: SetupOptions, ctl: SetupControl): Promise<Entered | 'lost'> {
+  // A claim found lost stops the setup: what runs under a claim ends with it.
+  void hb.lost.then(() => ctl.stop('SIGTERM'));
+  const work = hb.during(async (renew) => {
     ignoreTrees(run.trees);
-    const entered = await enter(placeOf(task, run.trees), run.trees);
-    if (run.setup !== undefined && !(await setUp(entered))) await runSetup(run.setup, entered, { ...env, ...worktreeEnv(entered) });
-    return entered;
-  })();
-  const everyMs = heartbeatEvery(leaseOf(task, leaseMs));
-  let finished = false;
-  const settled = work.then(
-    () => (finished = true),
-    () => (finished = true),
-  );
-  let lost = false;
-  while (!finished && !lost) {
-    let cancel = () => {};
-    await Promise.race([settled, new Promise<void>((resolve) => (cancel = after(everyMs, resolve)))]);
-    cancel(); // a pending renewal timer would keep the runner alive after its last task
-    if (!finished && !(await hb.confirm())) lost = true;
-  }
-  const entered = await work;
-  emit({ event: 'worktree', id: task.id, path: entered.dir, branch: entered.branch, base: entered.base, created: entered.created });
+    const made = await enter(placeOf(task, run.trees), run.trees);
+    if (run.setup !== undefined && !ctl.stopped) await setUpOnce(run.setup, made, { ...env, ...worktreeEnv(made) }, setup, ctl, renew, (pgid) => emit({ event: 'setup waits', id: task.id, path: made.dir, pgid }));
+    return made;
+  });
+  // A setup stopped because the claim was lost fails: the claim's loss is what happened.
+  const { value: entered, lost } = await work.catch((err: unknown) => {
+    if (hb.lostReason !== undefined) return { value: undefined, lost: true };
+    throw err;
+  });
+  if (entered === undefined) return 'lost';
+  emit({ event: 'worktree', id: task.id, path: entered.dir, branch: entered.branch, base: entered.base, created: entered.created, ...(entered.existingBranch ? { existingBranch: true } : {}) });
   return lost ? 'lost' : entered;
 }
 
@@ -57,20 +53,32 @@ export function worktreeEnv(w: Entered): NodeJS.ProcessEnv {
 /**
  * What the command left uncommitted in its worktree: kept, always, and told
  * in one line. With `commitChanges` it is committed first (every change,
- * untracked files too), the task's text the message; a commit git refuses
- * leaves the changes where they are, told the same way.
+ * untracked files too), the task's text the message, and only under a claim
+ * renewed right before `git add` and again right before `git commit`: once
+ * the claim is gone, another holder may be working in the worktree, so
+ * nothing is committed and the changes stay where they are, told the same
+ * way. A commit git refuses leaves them there too. Resolves false when the
+ * claim was found lost.
  */
-export async function keepChanges(run: WorktreeRun, w: Entered, task: Task, env: NodeJS.ProcessEnv, emit: (e: RunEventBody) => void): Promise<void> {
+export async function keepChanges(run: WorktreeRun, w: Entered, task: Task, env: NodeJS.ProcessEnv, emit: (e: RunEventBody) => void, renew: () => Promise<boolean>): Promise<boolean> {
   const changed = await dirtyPaths(w.dir).catch(() => 0);
-  if (changed === 0) return;
+  if (changed === 0) return true;
   let refused: string | undefined;
   if (run.commitChanges) {
+    if (!(await renew())) return lostBeforeCommit(w, task, changed, emit);
     const added = await retryingLocks(() => git(w.dir, ['add', '--all']));
+    if (added.code === 0 && !(await renew())) return lostBeforeCommit(w, task, changed, emit);
     const r = added.code === 0 ? await retryingLocks(() => gitWithEnv(w.dir, ['commit', '--quiet', '--no-verify', '-m', task.text], env)) : added;
-    if (r.code === 0) return;
+    if (r.code === 0) return true;
     refused = lastLine(r.err || r.out) || `exit ${r.code}`;
   }
   emit({ event: 'uncommitted', id: task.id, path: w.dir, changes: changed, ...(refused === undefined ? {} : { refused }) });
+  return true;
+}
+
+function lostBeforeCommit(w: Entered, task: Task, changes: number, emit: (e: RunEventBody) => void): false {
+  emit({ event: 'uncommitted', id: task.id, path: w.dir, changes, lost: true });
+  return false;
 }
 
 /** How many paths `git status` shows changed or untracked in `dir`. */
@@ -91,32 +99,6 @@ function ignoreTrees(trees: Trees): void {
   const now = existsSync(exclude) ? readFileSync(exclude, 'utf8') : '';
   if (now.split('\n').includes(line)) return;
   appendFileSync(exclude, `${now === '' || now.endsWith('\n') ? '' : '\n'}${line}\n`);
-}
-
-/** Has the setup run to its end in this worktree? A mark in the worktree's own git directory says so. */
-async function setUp(w: Entered): Promise<boolean> {
-  return existsSync(join(await gitOut(w.dir, ['rev-parse', '--absolute-git-dir']), 'mdclaim-setup-done'));
-}
-
-function runSetup(setup: string, w: Entered, env: NodeJS.ProcessEnv): Promise<void> {
-  return new Promise((resolve, reject) => {
-    // Its output is progress: stderr, as the runner's own (stdout is the commands').
-    const child = childProcess().spawn('/bin/sh', ['-c', setup], { cwd: w.dir, env, stdio: ['ignore', 2, 'pipe'] });
-    let last = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      process.stderr.write(chunk);
-      last = lastLine(last + chunk.toString()) || last;
-    });
-    child.on('error', (err) => reject(new MdclaimError('WORKTREE', `--setup cannot start in ${w.dir}: ${err.message}; the task was given back`)));
-    child.on('close', async (code, signal) => {
-      if (code !== 0) {
-        const how = signal === null ? `exit ${code}` : `killed by ${signal}`;
-        return reject(new MdclaimError('WORKTREE', `--setup failed in ${w.dir} (${how}${last === '' ? '' : `: ${last}`}); the task was given back`));
-      }
-      writeFileSync(join(await gitOut(w.dir, ['rev-parse', '--absolute-git-dir']), 'mdclaim-setup-done'), `${setup}\n`);
-      resolve();
-    });
-  });
 }
 
 function gitWithEnv(cwd: string, args: string[], env: NodeJS.ProcessEnv): ReturnType<typeof git> {

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { MdclaimError } from '../errors.js';
 import type { Task } from '../format/task.js';
@@ -7,7 +7,9 @@ import { sleep } from '../storage/deadline.js';
 import { flockDir } from '../storage/flock.js';
 import { flockProvider } from '../storage/flock/choose.js';
 import { git, gitOut, lastLine, retryingLocks } from './git.js';
+import { treesDir } from './worktree-dir.js';
 import { boardKeyOf, writeRecord } from './worktree-record.js';
+import { forgetStale } from './worktree-stale.js';
 
 /** Where the worktrees of a run live, and what a new one starts from. */
 export interface Trees {
@@ -34,6 +36,8 @@ export interface Place {
 export interface Entered extends Place {
   base: string;
   created: boolean;
+  /** Made now on a branch that was there before (a person's): used as it is, never deleted by mdclaim. */
+  existingBranch?: boolean;
 }
 
 /** Where a run's worktrees go: `dir` (default `trees` at the top of the repository that holds `cwd`). */
@@ -41,20 +45,43 @@ export async function findTrees(cwd: string, dir: string | undefined, base: stri
   const r = await git(cwd, ['rev-parse', '--show-toplevel']);
   if (r.code !== 0) throw new MdclaimError('WORKTREE', `${cwd} is in no git repository (${lastLine(r.err)}): --worktree needs one`);
   const top = realpathSync(r.out.trim());
-  return { top, dir: resolve(top, dir === undefined ? 'trees' : resolve(cwd, dir)), base: base ?? 'HEAD', board: boardKeyOf(board) };
+  const trees = { top, dir: resolve(top, dir === undefined ? 'trees' : resolve(cwd, dir)), base: base ?? 'HEAD', board: boardKeyOf(board) };
+  treesDir(trees.dir, lockOf('NAME', trees), false);
+  return trees;
 }
 
 /** A name git takes as a branch and a directory, as ADW's worktree names are. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
+/**
+ * Why `name` cannot name a worktree and its branch, or undefined when it can:
+ * letters, digits, ".", "_" and "-", and what `git check-ref-format --branch`
+ * takes of those (no "..", no ending in "." or ".lock", not HEAD, which git
+ * reads as the current commit and so would run the task on no branch).
+ */
+export function nameProblem(name: string): string | undefined {
+  if (!NAME.test(name)) return `"${name}" cannot name a worktree and its branch (letters, digits, ".", "_" and "-")`;
+  if (name === 'HEAD' || name.includes('..') || name.endsWith('.') || name.endsWith('.lock')) return `"${name}" cannot name a worktree and its branch (git takes no branch named so)`;
+  return undefined;
+}
+
+/** The worktree a task runs in: a section's name, else the task's id. */
+function nameOf(task: Task): { name: string; section: boolean } {
+  const section = task.section === undefined ? undefined : worktreeOf(task.section);
+  return { name: section ?? task.id, section: section !== undefined };
+}
+
+/** Why the task has no worktree it could run in (its section's name is none git takes), or undefined. */
+export function placeProblem(task: Task): string | undefined {
+  return nameProblem(nameOf(task).name);
+}
+
 /** ADW's layout: a task under `## Git Worktree NAME` runs in DIR/NAME on branch NAME; any other in DIR/<id> on branch `task-<id>`. */
 export function placeOf(task: Task, trees: Trees): Place {
-  const section = task.section === undefined ? undefined : worktreeOf(task.section);
-  const name = section ?? task.id;
-  if (!NAME.test(name) || name.endsWith('.lock')) {
-    throw new MdclaimError('WORKTREE', `"${name}" cannot name a worktree and its branch (letters, digits, ".", "_" and "-"): the task was given back`);
-  }
-  return { name, dir: join(trees.dir, name), branch: section === undefined ? `task-${name}` : name, lock: lockOf(name, trees) };
+  const { name, section } = nameOf(task);
+  const problem = nameProblem(name);
+  if (problem !== undefined) throw new MdclaimError('WORKTREE', `${problem}: the task was given back`);
+  return { name, dir: join(trees.dir, name), branch: section ? name : `task-${name}`, lock: lockOf(name, trees) };
 }
 
 /** The path a claim locks for worktree `name`: its path from the repository's top (`trees/api/`), the same on every host that keeps that layout. */
@@ -106,13 +133,15 @@ function samePath(a: string, b: string): boolean {
  * The task's worktree, made if missing: its branch from the base, then the
  * worktree on it. Two runners making one worktree at once both end in it;
  * git's own lock files, contended by worktrees made side by side, are waited
- * out. A failed `git worktree add` leaves nothing registered (git undoes it),
- * and a branch made for it and still unused is deleted again, only while it
- * points where it was made. A path that is something else, or the branch
+ * out. `git worktree add` is judged by what exists afterwards (a hook may fail
+ * it after the worktree was made); one that made nothing leaves nothing
+ * registered (git undoes it), and a branch made for it and still unused is
+ * deleted again, only while it points where it was made and no worktree has
+ * it checked out. A path that is something else, or the branch
  * checked out elsewhere, is refused: a person decides, nothing is moved.
  */
 export function enter(place: Place, trees: Trees): Promise<Entered> {
-  return holdingTrees(trees.dir, () => enterHeld(place, trees));
+  return holdingTrees(trees, () => enterHeld(place, trees));
 }
 
 /**
@@ -121,8 +150,9 @@ export function enter(place: Place, trees: Trees): Promise<Entered> {
  * one host, the runners make worktrees one at a time (each takes well under
  * a second; the commands still run side by side).
  */
-async function holdingTrees<T>(dir: string, work: () => Promise<T>): Promise<T> {
-  mkdirSync(dir, { recursive: true });
+async function holdingTrees<T>(trees: Trees, work: () => Promise<T>): Promise<T> {
+  const { dir } = trees;
+  treesDir(dir, lockOf('NAME', trees), true);
   const lock = flockDir(flockProvider().flock, dir, true);
   if (!lock.try() && !(await lock.queue!(Date.now() + 10 * 60_000))) {
     throw new MdclaimError('WORKTREE', `another runner held ${dir} for 10 minutes while making a worktree; the task was given back`);
@@ -154,23 +184,39 @@ async function enterHeld(place: Place, trees: Trees): Promise<Entered> {
     }
     const elsewhere = listed.find((w) => w.branch === ref && !samePath(w.path, place.dir));
     if (elsewhere) throw refused(`branch ${place.branch} is checked out in ${elsewhere.path}`);
-    if (here?.prunable || listed.some((w) => w.prunable)) await git(trees.top, ['worktree', 'prune']);
+    if (here?.prunable) await forgetStale(trees.top, place.dir, here.locked !== undefined && here.locked !== PRUNING);
     if (existsOrLink(place.dir)) throw refused(`${place.dir} exists and is not the worktree of branch ${place.branch}`);
 
     const made = await retryingLocks(() => git(trees.top, ['branch', '--no-track', place.branch, baseCommit]));
     const madeBranch = made.code === 0;
     if (madeBranch) await setBase(trees, place.branch, baseCommit);
     const added = await retryingLocks(() => git(trees.top, ['worktree', 'add', '--quiet', place.dir, place.branch]));
-    if (added.code === 0) {
-      const base = madeBranch ? baseCommit : ((await recordedBase(trees.top, place.branch)) ?? baseCommit);
+    // Judged by what exists, not git's status: a post-checkout hook cut short (^C) fails `git worktree add` after the worktree was made.
+    if (added.code === 0 || (await madeOn(trees.top, place))) {
+      // A branch that was there (a person's `release`) is used as it is, recorded as not mdclaim's, so that nothing of mdclaim's ever deletes it; its base is where it left the base.
+      const base = madeBranch ? baseCommit : ((await recordedBase(trees.top, place.branch)) ?? (await forkPoint(trees.top, baseCommit, place.branch)));
       const baseRef = await recordedBaseRef(trees.top, place.branch);
       await writeRecord(place.dir, { version: 1, board: trees.board, branch: place.branch, madeBranch, ...(madeBranch ? { base } : {}), ...(madeBranch && baseRef !== undefined ? { baseRef } : {}) });
-      return { ...place, base, created: true };
+      return { ...place, base, created: true, ...(madeBranch ? {} : { existingBranch: true }) };
     }
-    // Not made: undo our branch if no one took it up, then look again (a racing runner may have made the worktree).
-    if (madeBranch) await git(trees.top, ['update-ref', '-d', ref, baseCommit]).then(() => git(trees.top, ['config', '--remove-section', `branch.${place.branch}`]));
+    // Not made: undo our branch if no one took it up (never one a worktree has checked out), then look again (a racing runner may have made the worktree).
+    if (madeBranch && !(await listWorktrees(trees.top)).some((w) => w.branch === ref)) {
+      await git(trees.top, ['update-ref', '-d', ref, baseCommit]).then(() => git(trees.top, ['config', '--remove-section', `branch.${place.branch}`]));
+    }
     if (++failures >= 5) throw new MdclaimError('WORKTREE', `cannot make the worktree ${place.dir}: ${lastLine(added.err)}; the task was given back`);
   }
+}
+
+/** Is the place's worktree registered, checked out (git no longer making it) and on its branch? */
+async function madeOn(top: string, place: Place): Promise<boolean> {
+  const here = (await listWorktrees(top)).find((w) => samePath(w.path, place.dir));
+  return here !== undefined && !here.prunable && here.locked !== INITIALIZING && here.branch === `refs/heads/${place.branch}`;
+}
+
+/** Where `branch` left `base`'s history (their merge base), else `base`. */
+async function forkPoint(top: string, base: string, branch: string): Promise<string> {
+  const r = await git(top, ['merge-base', base, `refs/heads/${branch}`]);
+  return r.code === 0 && r.out.trim() !== '' ? r.out.trim() : base;
 }
 
 function refused(what: string): MdclaimError {

@@ -1,5 +1,5 @@
 import { named } from '../../format/named.js';
-import { parseDuration } from '../../board/duration.js';
+import { parseLease } from '../../board/duration.js';
 import type { Task } from '../../format/task.js';
 import { has, one, type Parsed } from '../args.js';
 import { EXIT } from '../exit.js';
@@ -8,7 +8,7 @@ import { printJson, type Output } from '../output.js';
 /** The `--lease` value for the new claim, checked before anything is written; none means the default. */
 export function lease(p: Parsed): string | undefined {
   const value = one(p, 'lease');
-  if (value !== undefined) parseDuration(value, '--lease');
+  if (value !== undefined) parseLease(value, '--lease');
   return value;
 }
 

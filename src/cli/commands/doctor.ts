@@ -1,4 +1,5 @@
-import { has, one } from '../args.js';
+import { has } from '../args.js';
+import { boardLocation } from '../board-location.js';
 import { EXIT } from '../exit.js';
 import { printJson } from '../output.js';
 import type { Command } from './types.js';
@@ -8,7 +9,7 @@ const MARK = { ok: '✓', warn: '!', fail: '✗', skip: '-' } as const;
 /** `mdclaim doctor`: the findings of the library's doctor, one a line with its fix; exit 1 when one would fail. */
 export const doctor: Command = async (_board, p, io) => {
   // The location as given (run.ts chose it the same way): a PostgreSQL board's URL with its password, to connect.
-  const location = one(p, 'file') ?? process.env['MDCLAIM_FILE'] ?? './tasks.md';
+  const location = boardLocation(p);
   const { doctor: check, failing } = await import('../../doctor/doctor.js');
   const findings = await check(location);
   const ok = !failing(findings);

@@ -1,5 +1,5 @@
 import { randomHex } from '../../builtins.js';
-import { parseDuration } from '../../board/duration.js';
+import { parseLease } from '../../board/duration.js';
 import { heartbeatEvery } from '../../runner/heartbeat.js';
 import { checkBy } from '../../board/checks.js';
 import { one } from '../args.js';
@@ -13,7 +13,7 @@ export const MCP_LEASE = '5m';
 export const mcp: Command = async (board, p, io) => {
   const by = checkBy(one(p, 'by') ?? process.env['MDCLAIM_BY'] ?? `mcp-${randomHex(4)}`);
   const lease = one(p, 'lease') ?? MCP_LEASE;
-  heartbeatEvery(parseDuration(lease, '--lease'));
+  heartbeatEvery(parseLease(lease, '--lease'));
   const { serveMcp } = await import('../../mcp/serve.js');
   return serveMcp(board, { by, lease, version: await version(), log: io.err });
 };

@@ -1,0 +1,51 @@
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { MdclaimError } from '../errors.js';
+import { gitOut } from './git.js';
+import { readRecordAt } from './worktree-record.js';
+
+/**
+ * The registration of a worktree whose directory is gone, at the exact path
+ * being made: removed when mdclaim made that worktree (its record says so)
+ * and no one has locked it, else refused. Never `git worktree prune`, which
+ * forgets every such worktree of the repository, a person's on an absent
+ * disk (and its staged index) included.
+ */
+export async function forgetStale(top: string, dir: string, locked: boolean): Promise<void> {
+  const admin = await adminDirOf(top, dir);
+  if (admin === undefined || readRecordAt(admin) === undefined || locked) {
+    throw new MdclaimError('WORKTREE', `${dir} is registered as a worktree of this repository whose directory is missing, not made by mdclaim: git worktree prune or remove it by hand; the task was given back`);
+  }
+  await gitOut(top, ['worktree', 'remove', '--force', dir]);
+}
+
+/** The directory in the repository's git directory that registers the worktree at `dir` (its `gitdir` names `dir/.git`). */
+async function adminDirOf(top: string, dir: string): Promise<string | undefined> {
+  const root = join(resolve(top, await gitOut(top, ['rev-parse', '--git-common-dir'])), 'worktrees');
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return undefined;
+  }
+  const want = real(dir);
+  for (const name of names) {
+    try {
+      const gitdir = readFileSync(join(root, name, 'gitdir'), 'utf8').trim();
+      if (gitdir === join(dir, '.git') || real(dirname(gitdir)) === want) return join(root, name);
+    } catch {
+      // not a registration
+    }
+  }
+  return undefined;
+}
+
+/** The real path of `path`'s nearest existing directory, joined with the rest: a missing worktree's path, however it is spelt. */
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    const up = dirname(path);
+    return up === path ? path : join(real(up), path.slice(up.length + 1));
+  }
+}
