@@ -64,8 +64,8 @@ async function makeStep(pick: () => number, b: TaskBoard, n: number): Promise<{ 
   const finished = tasks.filter((t) => t.status === 'done' || t.status === 'failed');
   const held = any(claimed);
   const r = pick();
-  // A short lease lapses at once (claim times are whole seconds): the next claim of it is a takeover.
-  const lease = pick() < 0.35 ? '1ms' : '30m';
+  // The shortest lease a claim may have (claim times are whole seconds): a later step may find it lapsed and take it over.
+  const lease = pick() < 0.35 ? '1s' : '30m';
   // A claimer with an attempts budget counts its claims on the line, and parks a lapsed claim at it.
   const o = { by: who, lease, ...(pick() < 0.4 ? { maxAttempts: 2 } : {}) };
   if (r < 0.18) return { name: `next ${JSON.stringify(o)}`, run: (x) => outcome(x.next(o)), after: 5 };
@@ -117,9 +117,13 @@ async function makeStep(pick: () => number, b: TaskBoard, n: number): Promise<{ 
 
 /** Steps every sequence starts with: a parking both ways (a budgeted claim, a budgeted reap), and path locks taken, turned and let go. */
 const OPENING: { name: string; run: Step; after?: number }[] = [
-  ...['ann', 'bob', 'cy'].map((by) => ({ name: `claim PLAT-1 by ${by}`, run: ((x) => outcome(x.claim('PLAT-1', { by, lease: '1ms', maxAttempts: 2 }))) as Step, after: 5 })),
-  ...['ann', 'bob'].map((by) => ({ name: `claim PLAT-2 by ${by}`, run: ((x) => outcome(x.claim('PLAT-2', { by, lease: '1ms', maxAttempts: 2 }))) as Step, after: 5 })),
+  // A 1 s lease has lapsed a second after its claim, whatever part of a second the claim was made in.
+  ...['ann', 'bob', 'cy'].map((by) => ({ name: `claim PLAT-1 by ${by}`, run: ((x) => outcome(x.claim('PLAT-1', { by, lease: '1s', maxAttempts: 2 }))) as Step, after: 1050 })),
+  ...['ann', 'bob'].map((by) => ({ name: `claim PLAT-2 by ${by}`, run: ((x) => outcome(x.claim('PLAT-2', { by, lease: '1s', maxAttempts: 2 }))) as Step, after: 1050 })),
   { name: 'reap at 2', run: (x) => outcome(x.reap({ maxAttempts: 2 })) },
+  // A lapsed claim under no budget: reaped, reopened.
+  { name: 'claim the guide by ann', run: async (x) => outcome(x.claim((await x.list()).find((t) => t.text === 'Write the guide')!.id, { by: 'ann', lease: '1s' })), after: 1050 },
+  { name: 'reap', run: (x) => outcome(x.reap()) },
   // Path locks: a read, the same path's write in its place (taken, and the read let go), then all let go.
   { name: 'claim PLAT-3', run: (x) => outcome(x.claim('PLAT-3', { by: 'ann' })) },
   { name: 'lock reads', run: (x) => outcome(x.lockPaths('PLAT-3', { by: 'ann', reads: ['docs/', 'lib/c.ts'] })) },
