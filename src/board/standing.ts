@@ -2,7 +2,8 @@ import { readDuration } from '../format/duration.js';
 import type { Marker } from '../format/marker.js';
 import { normalisePath } from '../format/paths.js';
 import type { Task } from '../format/task.js';
-import { blockerOf, blockingHold, cutoff, holdsPaths, isLapsed, type Blocker, type Candidate, type Cutoff, type ModedPath } from './claimable.js';
+import { blockerOf, blockingHold, cutoff, holdsPaths, isLapsed, type AfterBlocker, type Blocker, type Candidate, type Cutoff, type ModedPath } from './claimable.js';
+import { dependencies, type Dependencies } from './after.js';
 import { attemptsOfTask } from './park.js';
 import type { HeldPath } from './path-types.js';
 import { textRefusal } from './unclaimable.js';
@@ -28,7 +29,15 @@ export interface TaskHold extends ModedPath {
  * stands in the way (blockerOf), naming tasks by id so that every board gives
  * the same answer in the same words.
  */
-export type TaskBlocker = Blocker<string, HeldPath>;
+export type TaskBlocker = Blocker<string, HeldPath, AfterTask>;
+
+/** A task another waits for (`{after: …}`), as a blocker names it: its id, text and how it stands. */
+export interface AfterTask {
+  id: string;
+  text: string;
+  status: Task['status'];
+  by?: string;
+}
 
 /** The fields of a task's marker the rules read, as its line wrote them. */
 function markerOf(t: Task): Marker {
@@ -70,7 +79,7 @@ export function taskHolds(tasks: readonly Task[], now: Cutoff): TaskHold[] {
  * board order, as the file board decides it: sections as walk takes them (a
  * run of tasks under one heading), holds as taskHolds finds them.
  */
-export function answers(tasks: readonly Task[], now: Cutoff, holds: readonly TaskHold[] = taskHolds(tasks, now)): (TaskBlocker | null)[] {
+export function answers(tasks: readonly Task[], now: Cutoff, holds: readonly TaskHold[] = taskHolds(tasks, now), deps: Dependencies | null = dependencies(tasks)): (TaskBlocker | null)[] {
   let section: string | undefined;
   let notDone: Task | null = null;
   return tasks.map((t, i) => {
@@ -79,12 +88,13 @@ export function answers(tasks: readonly Task[], now: Cutoff, holds: readonly Tas
       notDone = null;
     }
     const above = notDone;
-    const candidate: Candidate<Task, TaskHold> = {
+    const candidate: Candidate<Task, TaskHold, Task> = {
       status: t.status,
       lapsed: () => isLapsed(markerOf(t), now),
       notBefore: () => t.notBefore,
       above: () => above,
       hold: () => (t.writes === undefined && t.reads === undefined ? null : blockingHold({ writes: t.writes ?? [], reads: t.reads ?? [] }, holds.filter((h) => h.task !== t))),
+      after: () => afterOf(deps, i, tasks),
     };
     if (t.status !== 'done') notDone ??= t;
     return lineRule(t, named(blockerOf(candidate, now)));
@@ -104,9 +114,21 @@ export function lineRule(t: Task, b: TaskBlocker | null): TaskBlocker | null {
   return reason === null ? b : { kind: 'line', reason };
 }
 
+/** The after rule's answer for task `i`, the task waited for as itself. */
+export function afterOf(deps: Dependencies | null, i: number, tasks: readonly Task[]): AfterBlocker<Task> | null {
+  const a = deps?.answer(i) ?? null;
+  return a?.kind === 'wait' ? { kind: 'wait', task: tasks[a.task]! } : a;
+}
+
+/** A task waited for, as a blocker names it. */
+export function afterTask(t: Pick<Task, 'id' | 'text' | 'status' | 'by'>): AfterTask {
+  return { id: t.id, text: t.text, status: t.status, ...(t.by === undefined ? {} : { by: t.by }) };
+}
+
 /** A blocker with its tasks named by id, as a board answers. */
-function named(b: Blocker<Task, TaskHold> | null): TaskBlocker | null {
+function named(b: Blocker<Task, TaskHold, Task> | null): TaskBlocker | null {
   if (b?.kind === 'above') return { kind: 'above', task: b.task.id };
+  if (b?.kind === 'after') return { kind: 'after', task: afterTask(b.task) };
   if (b?.kind === 'path') return { kind: 'path', hold: heldPath(b.hold) };
   return b;
 }

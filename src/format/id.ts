@@ -1,3 +1,4 @@
+import { withoutAfter } from './after.js';
 import type { ByteString } from './bytes.js';
 
 // A tracker key the text starts with (`PLAT-1 Add login`) is the id people already use.
@@ -13,15 +14,27 @@ export function trackerKey(src: ByteString, start: number, end: number): string 
   return m ? m[0] : null;
 }
 
-/** 12 hex digits of a 48-bit hash of the text bytes: what a task answers to whatever else is on the board. */
+/**
+ * 12 hex digits of a 48-bit hash of the text bytes: what a task answers to
+ * whatever else is on the board. What the text waits for (`{after: …}`, see
+ * after.ts) is not hashed, so declaring it keeps the id.
+ */
 export function textHash(src: ByteString, start: number, end: number): string {
   // Two FNV-1a lanes with different primes, each finished with a murmur3 mix.
   let a = 0x811c9dc5;
   let b = 0x050c5d1f;
+  let brace = false;
   for (let i = start; i < end; i++) {
     const c = src.charCodeAt(i);
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x5bd1e995);
+    if (c === 0x7b) brace = true;
+  }
+  if (brace) {
+    // Only a text with a brace can wait for anything: hash it again without what it waits for.
+    const text = src.slice(start, end);
+    const kept = withoutAfter(text);
+    if (kept !== text) return textHash(kept, 0, kept.length);
   }
   return hex8(mix(a)) + hex8(mix(b ^ (end - start))).slice(0, 4);
 }
