@@ -139,8 +139,8 @@ export function heldPath(h: TaskHold): HeldPath {
 }
 
 /** Does a blocker hold back a task that waits (open or `[⏰]`)? What a view lists as blocked. */
-export function waits(t: Task, b: TaskBlocker | null): b is Extract<TaskBlocker, { kind: 'path' | 'above' | 'retry' }> {
-  return (t.status === 'open' || t.status === 'blocked') && (b?.kind === 'path' || b?.kind === 'above' || b?.kind === 'retry');
+export function waits(t: Task, b: TaskBlocker | null): b is Extract<TaskBlocker, { kind: 'path' | 'above' | 'after' | 'retry' }> {
+  return (t.status === 'open' || t.status === 'blocked') && (b?.kind === 'path' || b?.kind === 'above' || b?.kind === 'after' || b?.kind === 'retry');
 }
 
 /**
@@ -174,15 +174,38 @@ export interface Standing {
   retryInMs?: number;
   /** A task its own line keeps from being claimed: why (fix the line to claim it). */
   refused?: string;
+  /** A waiting task whose first task waited for (`{after: …}`) is not done: that task, and how it stands. */
+  waitsFor?: AfterTask;
+  /** What its `{after: …}` names: each task with how it stands, or an item that names none to wait for, with why. */
+  after?: AfterEntry[];
+}
+
+/** One task a task waits for, and how it stands; or an item of its `{after: …}` that names none, and why. */
+export type AfterEntry = { id: string; status: Task['status']; by?: string } | { id: string; problem: string };
+
+/** What each task's `{after: …}` names (see Standing.after); none when no task waits for anything. */
+export function afterEntries(tasks: readonly Task[], deps: Dependencies | null = dependencies(tasks)): (AfterEntry[] | undefined)[] {
+  return tasks.map((_, i) => {
+    if (deps === null || !deps.waits(i)) return undefined;
+    return deps.resolved(i).flatMap((r): AfterEntry[] => {
+      if ('problem' in r) return [{ id: r.ref, problem: r.problem }];
+      return r.tasks.map((j) => {
+        const d = tasks[j]!;
+        return { id: d.id, status: d.status, ...(d.by === undefined ? {} : { by: d.by }) };
+      });
+    });
+  });
 }
 
 /** How each task stands at `nowMs`, by the board's answers (see TaskBoard.survey), so a listing and a claim never disagree. */
 export function standings(tasks: readonly Task[], nowMs: number, blockers: readonly (TaskBlocker | null)[] = answers(tasks, cutoff(nowMs))): Standing[] {
   const now = cutoff(nowMs);
+  const after = afterEntries(tasks);
   return tasks.map((t, i) => {
     const attempts = attemptsOfTask(t);
     const b = blockers[i] ?? null;
-    return { claimable: b === null, ...standing(t, nowMs, now, b), ...(attempts > 0 ? { attempts } : {}) };
+    const waited = after[i];
+    return { claimable: b === null, ...standing(t, nowMs, now, b), ...(attempts > 0 ? { attempts } : {}), ...(waited === undefined ? {} : { after: waited }) };
   });
 }
 
@@ -196,6 +219,7 @@ function standing(t: Task, nowMs: number, now: Cutoff, b: TaskBlocker | null): O
   if (!waits(t, b)) return {};
   if (b.kind === 'retry') return { retryInMs: Date.parse(b.notBefore) - nowMs };
   if (b.kind === 'path') return { blockedBy: b.hold };
+  if (b.kind === 'after') return { waitsFor: b.task };
   return {};
 }
 
