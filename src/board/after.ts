@@ -3,6 +3,7 @@ import { bytes } from '../format/bytes.js';
 import { idForm, textHash, trackerKey } from '../format/id.js';
 import type { Status } from '../format/marker.js';
 import { sectionMatches } from '../format/worktree-section.js';
+import { isPrefix, MIN_PREFIX, noTask, resolvePrefix } from './resolve-id.js';
 
 // What a task waits for (`{after: …}`), resolved on the board it is on: the
 // input blockerOf reads for its after rule, built once per read, on every
@@ -24,8 +25,6 @@ export type Resolved = { ref: string; tasks: number[] } | { ref: string; problem
 /** The after rule's answer for a task: a task it waits for (the first not done), or why its line cannot be claimed. */
 export type AfterAnswer = { kind: 'wait'; task: number } | { kind: 'line'; reason: string };
 
-/** The shortest start of an id the CLI reads as one (resolve-id.ts's MIN_PREFIX). */
-const MIN_PREFIX = 4;
 
 /** Could any line of these bytes (or texts) declare `{after: …}`? A few searches before the regex. */
 export function mayAnyWait(src: string): boolean {
@@ -184,4 +183,39 @@ function group(tasks: readonly DepTask[], keyOf: (t: DepTask) => string | null):
     else list.push(i);
   });
   return out;
+}
+
+/**
+ * Every task still to run whose `{after: …}` keeps its line from being
+ * claimed (an item that names no task, a cycle), with why: what doctor names.
+ */
+export function afterProblems<T extends DepTask & { line: number }>(tasks: readonly T[]): { task: T; reason: string }[] {
+  const deps = dependencies(tasks);
+  if (deps === null) return [];
+  const out: { task: T; reason: string }[] = [];
+  tasks.forEach((t, i) => {
+    if (t.status === 'done' || t.status === 'failed') return;
+    const a = deps.answer(i);
+    if (a?.kind === 'line') out.push({ task: t, reason: a.reason });
+  });
+  return out;
+}
+
+/**
+ * The whole ids `refs` name on a board, as `add --after` writes them: a
+ * whole id as given, the start of one resolved as the CLI resolves it (so a
+ * task added later cannot make it ambiguous), `section NAME` as given.
+ */
+export function afterIds(tasks: readonly { id: string; text: string }[], refs: readonly string[]): string[] {
+  return refs.map((ref) => {
+    if (afterItem(ref).kind === 'section') return ref;
+    if (tasks.some((t) => t.id === ref)) return ref;
+    if (isPrefix(ref)) return resolvePrefix(ref, tasks);
+    throw noTask(ref);
+  });
+}
+
+/** `text` with what it waits for written on it (`{after: …}`, see afterIds); `text` itself when `refs` is empty. */
+export async function textWaiting(text: string, refs: readonly string[], tasks: () => Promise<readonly { id: string; text: string }[]>): Promise<string> {
+  return refs.length === 0 ? text : `${text} {after: ${afterIds(await tasks(), refs).join(', ')}}`;
 }

@@ -56,6 +56,7 @@ export const FLAGS: Record<string, Flag> = {
   setup: { value: 'CMD', text: 'a shell command run once in a new worktree' },
   writes: { value: 'P', text: "a path you write (repeat, or a,b); a directory ends in /; relative to the board's directory" },
   reads: { value: 'P', text: 'a path you only read (readers share)' },
+  after: { value: 'ID', text: 'a task the new one waits for, by id or the start of one (repeat, or a,b), or "section NAME": written as {after: …}' },
   agents: { text: 'write nothing; print the lines an AGENTS.md or CLAUDE.md needs to teach an agent the loop (next, heartbeat, done/fail, exit statuses, the MCP route)' },
   'fail-on-lapsed': { text: 'exit 5 when a claim (among those shown) is past its lease, so a cron job can alert' },
 };

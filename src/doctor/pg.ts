@@ -3,7 +3,7 @@ import { findBoard } from '../pg/boards.js';
 import { schemaVersion } from '../pg/migrate.js';
 import { LATEST } from '../pg/schema.js';
 import { parsePgUrl } from '../pg/url.js';
-import { finding, type Finding } from './finding.js';
+import { afterFinding, finding, type Finding } from './finding.js';
 
 /** A PostgreSQL board: the connection, the schema's version, the board, and whether a pooler stands between. Reads only. */
 export async function checkPg(url: string): Promise<Finding[]> {
@@ -18,9 +18,21 @@ export async function checkPg(url: string): Promise<Finding[]> {
       else if (version < LATEST) out.push(finding('schema', 'warn', version === 0 ? 'no mdclaim schema yet: the first command creates it' : `version ${version}: the first command upgrades it to ${LATEST}`, `npx mdclaim migrate --file URL, to do it now (it needs the right to create tables)`));
       else out.push(finding('schema', 'ok', `version ${version}, this mdclaim's`));
       if (version <= LATEST) {
-        if (version === 0 || (await findBoard(c, target.board)) === null) {
+        const board = version === 0 ? null : await findBoard(c, target.board);
+        if (board === null) {
           out.push(finding('board', 'fail', `no board "${target.board}" in ${target.display}`, 'npx mdclaim import tasks.md --to URL, or npx mdclaim add "…" --file URL'));
-        } else out.push(finding('board', 'ok', `board "${target.board}"`));
+        } else {
+          out.push(finding('board', 'ok', `board "${target.board}"`));
+          // The view's own refusals of what lines wait for (migration 8 on).
+          if (version === LATEST) {
+            const refused = await c.query<{ line: number; reason: string }>(
+              `SELECT v.line, v.blocker->>'reason' AS reason FROM mdclaim.task_view v
+               WHERE v.board = $1 AND cardinality(v.after) > 0 AND v.blocker->>'kind' = 'line' ORDER BY v.position`,
+              [board],
+            );
+            for (const r of refused) out.push(afterFinding(`line ${r.line}`, r.reason));
+          }
+        }
       }
       out.push(pooler(target.connectionString, server!.port));
       return out;
