@@ -26,11 +26,6 @@ export type Resolved = { ref: string; tasks: number[] } | { ref: string; problem
 export type AfterAnswer = { kind: 'wait'; task: number } | { kind: 'line'; reason: string };
 
 
-/** Could any line of these bytes (or texts) declare `{after: …}`? A few searches before the regex. */
-export function mayAnyWait(src: string): boolean {
-  return mayWait(src) && /\{[ \t]*after[ \t]*:/.test(src);
-}
-
 /** The after rule's inputs for a board's tasks, in board order: null when no task waits for anything (and no claim pays more). */
 export function dependencies(tasks: readonly DepTask[]): Dependencies | null {
   let any = false;

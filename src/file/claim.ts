@@ -8,7 +8,7 @@ import { settledRun } from '../format/settled-run.js';
 import { claimTimes, FAILED_SEP, parseTags, reshaped, textAndTries, textBetween, type Task } from '../format/task.js';
 import type { TaskScanner } from '../format/scan.js';
 import { blockerOf, blockingHold, cutoff, type Blocker, type Cutoff } from '../board/claimable.js';
-import { boardWaits, ScannedCandidate, seenCandidate } from './claimable-line.js';
+import { BoardWaits, ScannedCandidate, seenCandidate } from './claimable-line.js';
 import { afterTask } from '../board/standing.js';
 import { notClaimable, waitsFor } from '../board/conflict.js';
 import { boardHolds, declaredOf, heldBy, holdsOf, mayHoldPaths, type Hold } from './held.js';
@@ -70,8 +70,8 @@ export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs, 
   const tags = filter.tags ?? [];
   const now = cutoff(args.now);
   const passOver = (s: Seen, refused: MdclaimError) => void passed.push({ task: taskOf(src, s), reason: refused.message });
-  const waits = boardWaits(src);
-  if (args.maxAttempts !== undefined || mayHoldPaths(src) || waits !== null) {
+  if (args.maxAttempts !== undefined || mayHoldPaths(src)) {
+    const waits = new BoardWaits(src);
     // A board with path declarations or locks: every line's holds matter (see firstFree). A budget: lapsed claims past it are parked on the way.
     const parked: Seen[] = [];
     const wanted = (s: Seen) => {
@@ -99,7 +99,7 @@ export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs, 
   const settled = iso === null ? undefined : () => settledRun(`${iso.slice(0, 17)}59Z`);
   const line = new ScannedCandidate(src, now);
   const picked = walkLines(src, (s, aboveAllDone) => {
-    // No line here declares or locks a path, nor waits for a task: the rule but for those decides.
+    // No line here declares or locks a path: the rule but for paths decides.
     const claimable = blockerOf(line.at(s, aboveAllDone), now) === null;
     allDone = aboveAllDone;
     const wanted =
@@ -162,7 +162,7 @@ function hasTags(src: ByteString, text: [number, number], tags: readonly string[
 export function claimById(src: ByteString, id: string, args: ClaimArgs): Plan<Task> {
   const now = cutoff(args.now);
   // The rule with paths: a line's declared paths are weighed against the board's holds when it decides.
-  const waits = boardWaits(src);
+  const waits = new BoardWaits(src);
   const answers = new Map<Seen, Blocker<true, Hold, Task> | null>();
   const why = (s: Seen): Blocker<true, Hold, Task> | null => {
     let b = answers.get(s);

@@ -1,10 +1,12 @@
 import type { ByteString } from '../format/bytes.js';
 import type { TaskScanner } from '../format/scan.js';
-import { textAndTries } from '../format/task.js';
+import { textAndTries, textBetween } from '../format/task.js';
 import { blockingHold, isLapsed, isLapsedAt, markerCandidate, type AfterBlocker, type Candidate, type Cutoff } from '../board/claimable.js';
 import { boardHolds, declaredOf, mayHoldPaths, type Hold } from './held.js';
 import { listTasks, type Seen } from '../board/walk.js';
-import { dependencies, mayAnyWait } from '../board/after.js';
+import { dependencies, type Dependencies } from '../board/after.js';
+import { parseAfter } from '../format/after.js';
+import { utf8 } from '../format/bytes.js';
 import { afterOf } from '../board/standing.js';
 import type { Task } from '../format/task.js';
 
@@ -15,28 +17,46 @@ import type { Task } from '../format/task.js';
  * declares paths (every line is read for them, so only where a claim decides
  * on one task); without it the caller checks paths itself (see firstFree).
  */
-export function seenCandidate(src: ByteString, s: Seen, now: Cutoff, paths = false, waits: BoardWaits | null = null): Candidate<true, Hold, Task> {
-  return markerCandidate(s.t.marker, s.aboveAllDone, now, s.tries?.notBefore, paths ? () => holdInTheWay(src, s, now) : undefined, waits === null ? undefined : () => waits.after(s));
-}
-
-/** What the tasks of a file board wait for (`{after: …}`), read once per operation; see boardWaits. */
-export interface BoardWaits {
-  tasks: Task[];
-  after(s: Seen): AfterBlocker<Task> | null;
+export function seenCandidate(src: ByteString, s: Seen, now: Cutoff, paths = false, waits = new BoardWaits(src)): Candidate<true, Hold, Task> {
+  return markerCandidate(s.t.marker, s.aboveAllDone, now, s.tries?.notBefore, paths ? () => holdInTheWay(src, s, now) : undefined, () => waits.after(s));
 }
 
 /**
- * The after rule's input for a file board's bytes: null when no line
- * declares `{after: …}` (a few searches of the bytes), so a board without
- * one pays nothing more; else every task, read once, and what each waits for.
+ * What the tasks of a file board wait for (`{after: …}`), read once per
+ * operation and only when a line the rule reaches declares it: a line's own
+ * bytes say whether it waits for anything (only the line that declares it is
+ * held back by it), so a board without one pays a look at each such line's
+ * text for a `{`, and nothing more.
  */
-export function boardWaits(src: ByteString): BoardWaits | null {
-  if (!mayAnyWait(src)) return null;
-  const tasks = listTasks(src);
-  const deps = dependencies(tasks);
-  if (deps === null) return null;
-  const at = new Map(tasks.map((t, i) => [t.line, i]));
-  return { tasks, after: (s) => afterOf(deps, at.get(s.t.line)!, tasks) };
+export class BoardWaits {
+  private built: { tasks: Task[]; deps: Dependencies | null; at: Map<number, number> } | undefined;
+
+  constructor(private readonly src: ByteString) {}
+
+  /** What the task of line `line`, its text at [from, to), waits for now (Dependencies.answer), or null. */
+  afterAt(line: number, from: number, to: number): AfterBlocker<Task> | null {
+    if (!declaresAfter(this.src, from, to)) return null;
+    if (this.built === undefined) {
+      const tasks = listTasks(this.src);
+      this.built = { tasks, deps: dependencies(tasks), at: new Map(tasks.map((t, i) => [t.line, i])) };
+    }
+    const { tasks, deps, at } = this.built;
+    return afterOf(deps, at.get(line)!, tasks);
+  }
+
+  after(s: Seen): AfterBlocker<Task> | null {
+    return this.afterAt(s.t.line, s.text[0], s.text[1]);
+  }
+}
+
+/** Does the text at [from, to) declare `{after: …}`? Its bytes are looked at for a `{` before anything is parsed. */
+function declaresAfter(src: ByteString, from: number, to: number): boolean {
+  return hasBrace(src, from, to) && parseAfter(utf8(src, from, to)).length > 0;
+}
+
+function hasBrace(src: ByteString, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (src.charCodeAt(i) === 0x7b) return true;
+  return false;
 }
 
 /** The first live hold on another line in the way of the paths `s` declares (a line that declares one that does not normalise is refused). */
@@ -53,11 +73,14 @@ function holdInTheWay(src: ByteString, s: Seen, now: Cutoff): Hold | null {
  * other by its marker; the not-before time is read only for a line the
  * marker would let be taken. One object per walk, moved from line to line.
  */
-export class ScannedCandidate implements Candidate<true, never> {
+export class ScannedCandidate implements Candidate<true, never, Task> {
   s!: TaskScanner;
   aboveAllDone = true;
+  private readonly waits: BoardWaits;
 
-  constructor(private readonly src: ByteString, private readonly now: Cutoff) {}
+  constructor(private readonly src: ByteString, private readonly now: Cutoff) {
+    this.waits = new BoardWaits(src);
+  }
 
   at(s: TaskScanner, aboveAllDone: boolean): this {
     this.s = s;
@@ -87,8 +110,11 @@ export class ScannedCandidate implements Candidate<true, never> {
     return null;
   }
 
-  /** A board this walks declares no `{after: …}` (see boardWaits). */
-  after(): null {
-    return null;
+  /** What its line waits for (see BoardWaits): its text is read only when its bytes hold a `{`. */
+  after(): AfterBlocker<Task> | null {
+    const s = this.s;
+    if (!hasBrace(this.src, s.markerEnd, s.end)) return null;
+    const [from, to] = textBetween(this.src, s.status, s.markerEnd, s.end);
+    return this.waits.afterAt(s.line, from, to);
   }
 }
