@@ -17,6 +17,9 @@ export interface DepTask {
   status: Status;
   section?: string | undefined;
   by?: string | undefined;
+  /** The hash of its text and the tracker key it starts with, where the caller has them already (else read from text). */
+  hash?: string;
+  key?: string | null;
 }
 
 /** What one item names: tasks (by index, in board order), or why it names none to wait for. */
@@ -27,10 +30,10 @@ export type AfterAnswer = { kind: 'wait'; task: number } | { kind: 'line'; reaso
 
 
 /** The after rule's inputs for a board's tasks, in board order: null when no task waits for anything (and no claim pays more). */
-export function dependencies(tasks: readonly DepTask[]): Dependencies | null {
+export function dependencies(tasks: readonly DepTask[], mayDeclare: (i: number) => boolean = () => true): Dependencies | null {
   let any = false;
-  const items = tasks.map((t) => {
-    const list = parseAfter(t.text);
+  const items = tasks.map((t, i) => {
+    const list = mayDeclare(i) ? parseAfter(t.text) : [];
     if (list.length > 0) any = true;
     return list;
   });
@@ -108,12 +111,12 @@ export class Dependencies {
 
   /** Every task by the hash of its text (what a hash id answers to, keyed or not). */
   private hashes(): Map<string, number[]> {
-    return (this.byHash ??= group(this.tasks, (t) => (idForm(t.id) === 'hash' ? t.id : textOf(t, textHash))));
+    return (this.byHash ??= group(this.tasks, (t) => t.hash ?? (idForm(t.id) === 'hash' ? t.id : textOf(t, textHash))));
   }
 
   /** Every task by the tracker key its text starts with. */
   private keys(): Map<string, number[]> {
-    return (this.byKey ??= group(this.tasks, (t) => textOf(t, trackerKey)));
+    return (this.byKey ??= group(this.tasks, (t) => (t.key !== undefined ? t.key : textOf(t, trackerKey))));
   }
 
   /** Strongly connected components of the graph of what waits for what (Tarjan's, without recursion). */

@@ -10,6 +10,7 @@ import type { TaskScanner } from '../format/scan.js';
 import { blockerOf, blockingHold, cutoff, type Blocker, type Cutoff } from '../board/claimable.js';
 import { BoardWaits, ScannedCandidate, seenCandidate } from './claimable-line.js';
 import { afterTask } from '../board/standing.js';
+import type { DepTask } from '../board/after.js';
 import { notClaimable, waitsFor } from '../board/conflict.js';
 import { boardHolds, declaredOf, heldBy, holdsOf, mayHoldPaths, type Hold } from './held.js';
 import type { Paths } from '../board/path-types.js';
@@ -163,8 +164,8 @@ export function claimById(src: ByteString, id: string, args: ClaimArgs): Plan<Ta
   const now = cutoff(args.now);
   // The rule with paths: a line's declared paths are weighed against the board's holds when it decides.
   const waits = new BoardWaits(src);
-  const answers = new Map<Seen, Blocker<true, Hold, Task> | null>();
-  const why = (s: Seen): Blocker<true, Hold, Task> | null => {
+  const answers = new Map<Seen, Blocker<true, Hold, DepTask> | null>();
+  const why = (s: Seen): Blocker<true, Hold, DepTask> | null => {
     let b = answers.get(s);
     if (b === undefined) answers.set(s, (b = blockerOf(seenCandidate(src, s, now, true, waits), now)));
     return b;
@@ -173,7 +174,7 @@ export function claimById(src: ByteString, id: string, args: ClaimArgs): Plan<Ta
   if (found.length === 0) throw noTask(id);
   if (form === 'key' && found.length > 1) throw ambiguousKey(src, id, found);
   // The first line claimable but for paths and its line: parked at the budget, refused for its own line or a path held, or claimed.
-  let blocker: Blocker<true, Hold, Task> | null = null;
+  let blocker: Blocker<true, Hold, DepTask> | null = null;
   const pick = found.find((s) => {
     blocker = why(s);
     return blocker === null || blocker.kind === 'path' || blocker.kind === 'line';
@@ -189,7 +190,7 @@ export function claimById(src: ByteString, id: string, args: ClaimArgs): Plan<Ta
     return withParks(src, [pick], { edits: [], later: () => parkedTask(src, pick), changes: [] });
   }
   refuseLine(utf8(src, pick.text[0], pick.text[1]), pick.t.line);
-  const held = blocker as Blocker<true, Hold, Task> | null;
+  const held = blocker as Blocker<true, Hold, DepTask> | null;
   if (held?.kind === 'line') throw refusedLine(held.reason, pick.t.line);
   if (held?.kind === 'path') throw heldBy(src, held.hold);
   return claimChange(src, pick, args);

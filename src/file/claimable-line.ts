@@ -3,12 +3,11 @@ import type { TaskScanner } from '../format/scan.js';
 import { textAndTries, textBetween } from '../format/task.js';
 import { blockingHold, isLapsed, isLapsedAt, markerCandidate, type AfterBlocker, type Candidate, type Cutoff } from '../board/claimable.js';
 import { boardHolds, declaredOf, mayHoldPaths, type Hold } from './held.js';
-import { listTasks, type Seen } from '../board/walk.js';
-import { dependencies, type Dependencies } from '../board/after.js';
+import { KeyCount, walk, type Seen } from '../board/walk.js';
+import { dependencies, type Dependencies, type DepTask } from '../board/after.js';
+import { textHash, trackerKey } from '../format/id.js';
 import { parseAfter } from '../format/after.js';
 import { utf8 } from '../format/bytes.js';
-import { afterOf } from '../board/standing.js';
-import type { Task } from '../format/task.js';
 
 // The file board's lines as the one claimable rule (blockerOf) reads them.
 
@@ -17,7 +16,7 @@ import type { Task } from '../format/task.js';
  * declares paths (every line is read for them, so only where a claim decides
  * on one task); without it the caller checks paths itself (see firstFree).
  */
-export function seenCandidate(src: ByteString, s: Seen, now: Cutoff, paths = false, waits = new BoardWaits(src)): Candidate<true, Hold, Task> {
+export function seenCandidate(src: ByteString, s: Seen, now: Cutoff, paths = false, waits = new BoardWaits(src)): Candidate<true, Hold, DepTask> {
   return markerCandidate(s.t.marker, s.aboveAllDone, now, s.tries?.notBefore, paths ? () => holdInTheWay(src, s, now) : undefined, () => waits.after(s));
 }
 
@@ -29,23 +28,52 @@ export function seenCandidate(src: ByteString, s: Seen, now: Cutoff, paths = fal
  * text for a `{`, and nothing more.
  */
 export class BoardWaits {
-  private built: { tasks: Task[]; deps: Dependencies | null; at: Map<number, number> } | undefined;
+  private built: { tasks: DepTask[]; deps: Dependencies | null; at: Map<number, number> } | undefined;
 
   constructor(private readonly src: ByteString) {}
 
   /** What the task of line `line`, its text at [from, to), waits for now (Dependencies.answer), or null. */
-  afterAt(line: number, from: number, to: number): AfterBlocker<Task> | null {
+  afterAt(line: number, from: number, to: number): AfterBlocker<DepTask> | null {
     if (!declaresAfter(this.src, from, to)) return null;
-    if (this.built === undefined) {
-      const tasks = listTasks(this.src);
-      this.built = { tasks, deps: dependencies(tasks), at: new Map(tasks.map((t, i) => [t.line, i])) };
-    }
-    const { tasks, deps, at } = this.built;
-    return afterOf(deps, at.get(line)!, tasks);
+    const { tasks, deps, at } = (this.built ??= this.build());
+    const a = deps?.answer(at.get(line)!) ?? null;
+    return a?.kind === 'wait' ? { kind: 'wait', task: tasks[a.task]! } : a;
   }
 
-  after(s: Seen): AfterBlocker<Task> | null {
+  after(s: Seen): AfterBlocker<DepTask> | null {
     return this.afterAt(s.t.line, s.text[0], s.text[1]);
+  }
+
+  /** Every task as the rule reads it, its text decoded only where asked for (a line with a brace, a task named). */
+  private build(): { tasks: DepTask[]; deps: Dependencies | null; at: Map<number, number> } {
+    const src = this.src;
+    const seen: Seen[] = [];
+    const keys = new KeyCount();
+    walk(src, (s) => {
+      seen.push(s);
+      keys.add(src, s);
+    });
+    const tasks = seen.map((s): DepTask => {
+      const m = s.t.marker;
+      const id = keys.idOf(src, s);
+      const key = trackerKey(src, s.text[0], s.text[1]);
+      let text: string | undefined;
+      return {
+        id,
+        get text() {
+          return (text ??= utf8(src, s.text[0], s.text[1]));
+        },
+        status: m.status,
+        section: s.t.section,
+        by: m.by,
+        key,
+        get hash() {
+          return id === key ? textHash(src, s.text[0], s.text[1]) : id;
+        },
+      };
+    });
+    const deps = dependencies(tasks, (i) => hasBrace(src, seen[i]!.text[0], seen[i]!.text[1]));
+    return { tasks, deps, at: new Map(seen.map((s, i) => [s.t.line, i])) };
   }
 }
 
@@ -73,7 +101,7 @@ function holdInTheWay(src: ByteString, s: Seen, now: Cutoff): Hold | null {
  * other by its marker; the not-before time is read only for a line the
  * marker would let be taken. One object per walk, moved from line to line.
  */
-export class ScannedCandidate implements Candidate<true, never, Task> {
+export class ScannedCandidate implements Candidate<true, never, DepTask> {
   s!: TaskScanner;
   aboveAllDone = true;
   private readonly waits: BoardWaits;
@@ -111,7 +139,7 @@ export class ScannedCandidate implements Candidate<true, never, Task> {
   }
 
   /** What its line waits for (see BoardWaits): its text is read only when its bytes hold a `{`. */
-  after(): AfterBlocker<Task> | null {
+  after(): AfterBlocker<DepTask> | null {
     const s = this.s;
     if (!hasBrace(this.src, s.markerEnd, s.end)) return null;
     const [from, to] = textBetween(this.src, s.status, s.markerEnd, s.end);
