@@ -146,5 +146,7 @@ describe.skipIf(kinds.length < 2)('what waits for what, on a board and the same 
       views.push([await board.survey().then((s) => s.blockers), JSON.parse(listed.stdout)]);
     }
     expect(views[1]).toEqual(views[0]);
+    // Both boards answer by the after rule: waits, and lines refused for what they wait for.
+    expect(JSON.stringify(views[0])).toMatch(/"kind":"after".*"kind":"line","reason":"waits for zzzz, which names no task"/);
   });
 });
