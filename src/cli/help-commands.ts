@@ -112,7 +112,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: 'append an open task',
     about: 'Append an open task with this text, at the end of the board or of --section. A text nobody could claim is refused: a declared path outside the tree, or " // Failed:" (only a failure\'s reason follows it). --after writes what it waits for as {after: …}, each task by its whole id (the start of one is resolved now, so a task added later cannot make it ambiguous).',
     options: { section: 'append at the end of section S (a heading, created if missing)' },
-    examples: ['npx mdclaim add "PLAT-13 Rate-limit the login {backend}"', 'npx mdclaim add --section Frontend "Fix the header {writes: src/header.tsx}"', 'npx mdclaim add --section Release "Deploy" --after 9f2c --after "section Backend"'],
+    examples: ['npx mdclaim add "PLAT-13 Rate-limit the login {backend}"', 'npx mdclaim add --section Frontend "Fix the header {writes: src/header.tsx}"', 'npx mdclaim add "Deploy" --after 9f2c --after "section Backend"'],
     exits: '0 added',
   },
   history: {
