@@ -20,7 +20,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     flags: ['status', 'tag', 'section'],
     summary: 'print the tasks: id, status, holder and time left, section, text',
     about:
-      'Print every task in board order, one a line: its id, its status (a claim says its holder and the time left on its lease, or lapsed; an open task a live claim\'s paths block says blocked by whom), its section and its text. --json adds the same as fields (claimable, timeLeftMs, lapsed, blockedBy).',
+      'Print every task in board order, one a line: its id, its status (a claim says its holder and the time left on its lease, or lapsed; an open task a live claim\'s paths block says blocked by whom; one that waits for another ({after: …}) says which and how it stands), its section and its text. --json adds the same as fields (claimable, timeLeftMs, lapsed, blockedBy, waitsFor, after).',
     examples: ['npx mdclaim list', 'npx mdclaim list --status claimed --json', 'npx mdclaim list --section Backend --tag api'],
     exits: '0 (also when nothing matches)',
   },
