@@ -1,6 +1,6 @@
 import { afterItem, mayWait, parseAfter } from '../format/after.js';
 import { bytes } from '../format/bytes.js';
-import { idForm, textHash, trackerKey } from '../format/id.js';
+import { hashNumber, idForm, textHashNumber, trackerKey } from '../format/id.js';
 import type { Status } from '../format/marker.js';
 import { sectionMatches } from '../format/worktree-section.js';
 import { isPrefix, MIN_PREFIX, noTask, resolvePrefix } from './resolve-id.js';
@@ -17,9 +17,9 @@ export interface DepTask {
   status: Status;
   section?: string | undefined;
   by?: string | undefined;
-  /** The hash of its text and the tracker key it starts with, where the caller has them already (else read from text). */
-  hash?: string;
-  key?: string | null;
+  /** The hash of its text (textHashNumber) and the tracker key it starts with, where the caller has them (else read from text). */
+  readonly hash?: number;
+  readonly key?: string | null;
 }
 
 /** What one item names: tasks (by index, in board order), or why it names none to wait for. */
@@ -42,7 +42,7 @@ export function dependencies(tasks: readonly DepTask[], mayDeclare: (i: number) 
 
 export class Dependencies {
   private readonly resolvedOf = new Map<number, Resolved[]>();
-  private byHash?: Map<string, number[]>;
+  private byHash?: Map<number, number[]>;
   private byKey?: Map<string, number[]>;
   private scc?: Int32Array;
 
@@ -91,7 +91,7 @@ export class Dependencies {
     }
     const id = item.id;
     const form = idForm(id);
-    if (form === 'hash') return this.named(ref, this.hashes().get(id));
+    if (form === 'hash') return this.named(ref, this.hashes().get(hashNumber(id)));
     if (form === 'key') {
       const tasks = this.keys().get(id) ?? [];
       return tasks.length > 1 ? { ref, problem: `waits for ${ref}, which is on ${tasks.length} tasks: name one by its id` } : this.named(ref, tasks);
@@ -102,7 +102,7 @@ export class Dependencies {
     if (ids.size > 1) return { ref, problem: `waits for ${ref}, the start of ${ids.size} ids: use more of one` };
     const [whole] = ids;
     if (whole === undefined) return this.named(ref, undefined);
-    return this.named(ref, idForm(whole) === 'hash' ? this.hashes().get(whole) : this.keys().get(whole));
+    return this.named(ref, idForm(whole) === 'hash' ? this.hashes().get(hashNumber(whole)) : this.keys().get(whole));
   }
 
   private named(ref: string, tasks: number[] | undefined): Resolved {
@@ -110,8 +110,8 @@ export class Dependencies {
   }
 
   /** Every task by the hash of its text (what a hash id answers to, keyed or not). */
-  private hashes(): Map<string, number[]> {
-    return (this.byHash ??= group(this.tasks, (t) => t.hash ?? (idForm(t.id) === 'hash' ? t.id : textOf(t, textHash))));
+  private hashes(): Map<number, number[]> {
+    return (this.byHash ??= group(this.tasks, (t) => t.hash ?? (idForm(t.id) === 'hash' ? hashNumber(t.id) : textOf(t, textHashNumber))));
   }
 
   /** Every task by the tracker key its text starts with. */
@@ -171,8 +171,8 @@ function textOf<T>(t: DepTask, f: (src: string, start: number, end: number) => T
   return f(b, 0, b.length);
 }
 
-function group(tasks: readonly DepTask[], keyOf: (t: DepTask) => string | null): Map<string, number[]> {
-  const out = new Map<string, number[]>();
+function group<K>(tasks: readonly DepTask[], keyOf: (t: DepTask) => K | null): Map<K, number[]> {
+  const out = new Map<K, number[]>();
   tasks.forEach((t, i) => {
     const k = keyOf(t);
     if (k === null) return;

@@ -5,7 +5,7 @@ import { blockingHold, isLapsed, isLapsedAt, markerCandidate, type AfterBlocker,
 import { boardHolds, declaredOf, mayHoldPaths, type Hold } from './held.js';
 import { KeyCount, walk, type Seen } from '../board/walk.js';
 import { dependencies, type Dependencies, type DepTask } from '../board/after.js';
-import { textHash, trackerKey } from '../format/id.js';
+import { textHashNumber, trackerKey } from '../format/id.js';
 import { parseAfter } from '../format/after.js';
 import { utf8 } from '../format/bytes.js';
 
@@ -53,27 +53,45 @@ export class BoardWaits {
       seen.push(s);
       keys.add(src, s);
     });
-    const tasks = seen.map((s): DepTask => {
-      const m = s.t.marker;
-      const id = keys.idOf(src, s);
-      const key = trackerKey(src, s.text[0], s.text[1]);
-      let text: string | undefined;
-      return {
-        id,
-        get text() {
-          return (text ??= utf8(src, s.text[0], s.text[1]));
-        },
-        status: m.status,
-        section: s.t.section,
-        by: m.by,
-        key,
-        get hash() {
-          return id === key ? textHash(src, s.text[0], s.text[1]) : id;
-        },
-      };
-    });
+    const tasks = seen.map((s) => new LineTask(src, s, keys));
     const deps = dependencies(tasks, (i) => hasBrace(src, seen[i]!.text[0], seen[i]!.text[1]));
     return { tasks, deps, at: new Map(seen.map((s, i) => [s.t.line, i])) };
+  }
+}
+
+/** A task line as the after rule reads it: its id, text and hash made only when asked for. */
+class LineTask implements DepTask {
+  private textOf: string | undefined;
+  private idOf: string | undefined;
+
+  constructor(private readonly src: ByteString, private readonly s: Seen, private readonly keys: KeyCount) {}
+
+  get id(): string {
+    return (this.idOf ??= this.keys.idOf(this.src, this.s));
+  }
+
+  get text(): string {
+    return (this.textOf ??= utf8(this.src, this.s.text[0], this.s.text[1]));
+  }
+
+  get status(): DepTask['status'] {
+    return this.s.t.marker.status;
+  }
+
+  get section(): string | undefined {
+    return this.s.t.section;
+  }
+
+  get by(): string | undefined {
+    return this.s.t.marker.by;
+  }
+
+  get key(): string | null {
+    return trackerKey(this.src, this.s.text[0], this.s.text[1]);
+  }
+
+  get hash(): number {
+    return textHashNumber(this.src, this.s.text[0], this.s.text[1]);
   }
 }
 

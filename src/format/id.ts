@@ -20,6 +20,12 @@ export function trackerKey(src: ByteString, start: number, end: number): string 
  * after.ts) is not hashed, so declaring it keeps the id.
  */
 export function textHash(src: ByteString, start: number, end: number): string {
+  const n = textHashNumber(src, start, end);
+  return hex8(Math.floor(n / 0x10000)) + (n % 0x10000).toString(16).padStart(4, '0');
+}
+
+/** textHash as the number its 12 hex digits write: for comparing many texts with one id without writing each out. */
+export function textHashNumber(src: ByteString, start: number, end: number): number {
   // Two FNV-1a lanes with different primes, each finished with a murmur3 mix.
   let a = 0x811c9dc5;
   let b = 0x050c5d1f;
@@ -34,9 +40,14 @@ export function textHash(src: ByteString, start: number, end: number): string {
     // Only a text with a brace can wait for anything: hash it again without what it waits for.
     const text = src.slice(start, end);
     const kept = withoutAfter(text);
-    if (kept !== text) return textHash(kept, 0, kept.length);
+    if (kept !== text) return textHashNumber(kept, 0, kept.length);
   }
-  return hex8(mix(a)) + hex8(mix(b ^ (end - start))).slice(0, 4);
+  return mix(a) * 0x10000 + (mix(b ^ (end - start)) >>> 16);
+}
+
+/** The number a 12-hex id writes (see textHashNumber). */
+export function hashNumber(id: string): number {
+  return parseInt(id.slice(0, 8), 16) * 0x10000 + parseInt(id.slice(8), 16);
 }
 
 /**
