@@ -1,4 +1,4 @@
-import { afterItem, mayWait, parseAfter } from '../format/after.js';
+import { afterItem, parseAfter } from '../format/after.js';
 import { bytes } from '../format/bytes.js';
 import { hashNumber, idForm, textHashNumber, trackerKey } from '../format/id.js';
 import type { Status } from '../format/marker.js';
@@ -27,7 +27,6 @@ export type Resolved = { ref: string; tasks: number[] } | { ref: string; problem
 
 /** The after rule's answer for a task: a task it waits for (the first not done), or why its line cannot be claimed. */
 export type AfterAnswer = { kind: 'wait'; task: number } | { kind: 'line'; reason: string };
-
 
 /** The after rule's inputs for a board's tasks, in board order: null when no task waits for anything (and no claim pays more). */
 export function dependencies(tasks: readonly DepTask[], mayDeclare: (i: number) => boolean = () => true): Dependencies | null {
