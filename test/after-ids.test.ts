@@ -33,4 +33,12 @@ describe('ids and {after: …}', () => {
     expect(withoutAfter('Deploy `{after: x}`')).toBe('Deploy `{after: x}`');
     expect(id('Deploy {backend}')).not.toBe(id('Deploy'));
   });
+
+  it('keeps a tracker key the id when the text starts with what it waits for', () => {
+    const tasks = parseTasks('- [ ] PLAT-1 design
+- [ ] {after: PLAT-1} PLAT-2 build
+- [ ] PLAT-3 ship {after: PLAT-2}
+');
+    expect(tasks.map((t) => t.id)).toEqual(['PLAT-1', 'PLAT-2', 'PLAT-3']);
+  });
 });

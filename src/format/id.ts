@@ -6,9 +6,14 @@ const KEY = /^[A-Z][A-Z0-9]*-[0-9]+(?![A-Za-z0-9_-])/;
 const KEY_ID = /^[A-Z][A-Z0-9]*-[0-9]+$/;
 const HASH_ID = /^[0-9a-f]{12}$/;
 
-/** The tracker key a task's text bytes start with, if any. */
+/** The tracker key a task's text bytes start with, if any (after what it waits for: `{after: …} PLAT-1 …` is PLAT-1's). */
 export function trackerKey(src: ByteString, start: number, end: number): string | null {
   const c = src.charCodeAt(start);
+  if (c === 0x7b) {
+    const text = src.slice(start, end);
+    const kept = withoutAfter(text);
+    return kept === text ? null : trackerKey(kept, 0, kept.length);
+  }
   if (!(c >= 0x41 && c <= 0x5a)) return null; // cheap reject: keys start with A-Z
   const m = KEY.exec(src.slice(start, Math.min(end, start + 40)));
   return m ? m[0] : null;
