@@ -1,6 +1,6 @@
 import { parseAfter } from '../../format/after.js';
 import { bytes } from '../../format/bytes.js';
-import { textHash } from '../../format/id.js';
+import { textHash, trackerKey } from '../../format/id.js';
 import type { Conn } from '../db.js';
 
 // Migration 8, as it shipped: never edit it; add the next one.
@@ -145,11 +145,11 @@ export const sql = `
   ) s;
   `;
 
-/** Rows imported before this migration that declare `{after: …}`: their items, and their id without them (src/format/id.ts). */
+/** Rows imported before this migration that declare `{after: …}`: their items, and their hash and key without them (src/format/id.ts). */
 export async function after(c: Conn): Promise<void> {
   const rows = await c.query<{ uid: string; text: string }>(`SELECT uid, text FROM mdclaim.task WHERE text ~ '\\{[ \\t]*after[ \\t]*:'`);
   for (const r of rows) {
     const b = bytes(r.text);
-    await c.query('UPDATE mdclaim.task SET after = $2, hash = $3 WHERE uid = $1', [r.uid, parseAfter(r.text), textHash(b, 0, b.length)]);
+    await c.query('UPDATE mdclaim.task SET after = $2, hash = $3, key = $4 WHERE uid = $1', [r.uid, parseAfter(r.text), textHash(b, 0, b.length), trackerKey(b, 0, b.length)]);
   }
 }
