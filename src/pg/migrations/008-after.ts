@@ -8,10 +8,14 @@ import type { Conn } from '../db.js';
 // kept on its row at import/add; what they name, resolved as src/board/after.ts resolves them
 // (mdclaim.after_targets); and the view's rule gains the after rule where blockerOf has it (a
 // refusal of the line before a retry's wait, a wait after the ⏰ one). As the path rule, it is one
-// PL/pgSQL call, made only for a task that declares what it waits for and could otherwise be
-// claimed: a claim's plan is migration 7's, and a board without `{after: …}` pays nothing.
+// PL/pgSQL call, made only for a task that declares what it waits for: claimable asks after_ok,
+// which stops at the first task waited for that is not done; blocker asks after_blocker, the whole
+// answer. A claim's plan is migration 7's, and a board without `{after: …}` pays nothing.
 export const sql = `
   ALTER TABLE mdclaim.task ADD COLUMN after text[] NOT NULL DEFAULT '{}';
+  -- A section waited for is found by its heading or its worktree name.
+  CREATE INDEX task_section ON mdclaim.task (board, section);
+  CREATE INDEX task_worktree ON mdclaim.task (board, worktree) WHERE worktree IS NOT NULL;
 
   -- What each item of a task's after names, in the order written, each task in board order; or one
   -- row with why the item names no task to wait for.
@@ -52,9 +56,11 @@ export const sql = `
           CONTINUE;
         END IF;
       END IF;
-      IF whole IS NOT NULL THEN
-        RETURN QUERY SELECT i, t.uid, t.position, NULL::text FROM mdclaim.task t
-          WHERE t.board = b AND (CASE WHEN whole ~ '^[0-9a-f]{12}$' THEN t.hash = whole ELSE t.key = whole END) ORDER BY t.position;
+      -- One query per form, each on its index.
+      IF whole ~ '^[0-9a-f]{12}$' THEN
+        RETURN QUERY SELECT i, t.uid, t.position, NULL::text FROM mdclaim.task t WHERE t.board = b AND t.hash = whole ORDER BY t.position;
+      ELSIF whole IS NOT NULL THEN
+        RETURN QUERY SELECT i, t.uid, t.position, NULL::text FROM mdclaim.task t WHERE t.board = b AND t.key = whole ORDER BY t.position;
       END IF;
       IF whole IS NULL OR NOT FOUND THEN RETURN QUERY SELECT i, NULL::bigint, NULL::bigint, format('waits for %s, which names no task', item); END IF;
     END LOOP;
@@ -72,6 +78,23 @@ export const sql = `
     SELECT EXISTS (SELECT 1 FROM reach WHERE reach.uid = goal)
   $$;
 
+  -- May a task with these items be claimed as far as they go (after_blocker would be NULL)? The
+  -- question a claim asks, answered as soon as a task waited for is not done: the usual case, where
+  -- no cycle needs looking for.
+  CREATE FUNCTION mdclaim.after_ok(b int, me bigint, items text[]) RETURNS boolean
+  LANGUAGE plpgsql STABLE AS $$
+  DECLARE
+    deps bigint[];
+    problem boolean;
+  BEGIN
+    SELECT array_agg(a.uid) FILTER (WHERE a.uid IS NOT NULL), bool_or(a.problem IS NOT NULL) INTO deps, problem
+    FROM mdclaim.after_targets(b, me, items) a;
+    IF problem THEN RETURN false; END IF;
+    IF deps IS NULL THEN RETURN true; END IF;
+    IF EXISTS (SELECT 1 FROM mdclaim.task t WHERE t.uid = ANY(deps) AND t.status <> 'done') THEN RETURN false; END IF;
+    RETURN NOT mdclaim.after_reaches(b, deps, me);
+  END $$;
+
   -- The after rule (src/board/after.ts, Dependencies.answer): an item that names no task, then a
   -- cycle, refuse the line; else the first task waited for that is not done; else NULL.
   CREATE FUNCTION mdclaim.after_blocker(b int, me bigint, items text[]) RETURNS json
@@ -87,7 +110,8 @@ export const sql = `
     INTO problem, deps FROM mdclaim.after_targets(b, me, items) a;
     IF problem IS NOT NULL THEN RETURN json_build_object('kind', 'line', 'reason', problem); END IF;
     IF deps IS NULL THEN RETURN NULL; END IF;
-    IF mdclaim.after_reaches(b, deps, me) THEN
+    -- A cycle needs a task waited for that waits for something itself.
+    IF EXISTS (SELECT 1 FROM mdclaim.task t WHERE t.uid = ANY(deps) AND cardinality(t.after) > 0) AND mdclaim.after_reaches(b, deps, me) THEN
       FOREACH d IN ARRAY deps LOOP
         IF d = me THEN RETURN json_build_object('kind', 'line', 'reason', 'waits for itself: a cycle'); END IF;
         IF mdclaim.after_reaches(b, ARRAY[d], me) THEN
@@ -103,7 +127,7 @@ export const sql = `
 
   DROP VIEW mdclaim.task_view;
   CREATE VIEW mdclaim.task_view AS
-  SELECT s.*, s.waiting_ok AND s.after_blocker IS NULL AND NOT s.path_blocked AS claimable,
+  SELECT s.*, s.waiting_ok AND s.after_ok AND NOT s.path_blocked AS claimable,
     CASE
       WHEN s.status IN ('done', 'failed') THEN json_build_object('kind', 'status', 'status', s.status)
       WHEN s.status = 'claimed' AND NOT coalesce(s.expires_at <= now(), false) THEN json_build_object('kind', 'claimed')
@@ -139,6 +163,7 @@ export const sql = `
       END AS waiting_ok,
       (cardinality(t.writes) + cardinality(t.reads) > 0
         AND mdclaim.path_blocked(t.board, t.uid, t.writes, t.reads)) AS path_blocked,
+      (cardinality(t.after) = 0 OR mdclaim.after_ok(t.board, t.uid, t.after)) AS after_ok,
       CASE WHEN cardinality(t.after) > 0 AND (t.status IN ('open', 'blocked') OR (t.status = 'claimed' AND t.expires_at <= now()))
         THEN mdclaim.after_blocker(t.board, t.uid, t.after) END AS after_blocker
     FROM mdclaim.task t
