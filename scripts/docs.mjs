@@ -12,7 +12,7 @@ export const CLI_DOC = fileURLToPath(new URL('../docs/cli.md', import.meta.url))
 export const START = '<!-- reference:start: made by npm run docs from src/cli/help-commands.ts and src/cli/flags.ts; edit those -->';
 export const END = '<!-- reference:end -->';
 
-const ARG = { none: '', task: ' <task>', text: ' <text>', command: ' -- <cmd> [args…]', paths: ' <task> [P…]', path: ' <file>' };
+const ARG = { none: '', task: ' <task>', text: ' <text>', command: ' -- <cmd> [args…]', paths: ' <task> [P…]', path: ' <file>', name: ' <name>', 'task?': ' [task]' };
 
 /** A table cell: a `|` would end it. */
 const cell = (s) => s.replace(/\|/g, '\\|');
@@ -32,6 +32,7 @@ export async function renderReference() {
     const c = COMMANDS[name];
     const own = c.flags.filter((f) => f !== 'json' && f !== 'file').map((f) => synopsisFlag(f, FLAGS[f], name));
     const args = c.args === 'command' ? '' : ARG[c.args];
+    if (args === undefined) throw new Error(`scripts/docs.mjs: no way to write ${name}'s argument kind ${c.args}: add it to ARG`);
     const usage = `${name}${args}${own.length > 0 ? ` ${own.join(' ')}` : ''}${c.args === 'command' ? ARG.command : ''}`;
     return `| \`${cell(usage)}\` | ${cell(c.summary)} | ${cell(c.exits === undefined ? '2 usage' : `${c.exits}; 2 usage`)} |`;
   });

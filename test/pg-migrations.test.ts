@@ -18,6 +18,8 @@ const SHIPPED = [
   '835fe825fa63f08c9249d7de37984f60a3ba0e22642f625cdfd9cdba221ffbc2',
   'abac789b0dd5b2efb568b27f8b4034d511a3d0957deb6349bf6e18527a3d16b2',
   '4cffb078f49672859bf325a0934b0ccb13c45c3b088c0edfc584fa209683ad1a',
+  'fb6e3b573db8e070fd2ab46160663b8a0f937e2ed004b83b7f87e01e22f2a65f',
+  '273c3831e73f1356bc7f506e1e84adfa3b0d2375ce4fa4121199dc4ac091367e',
 ];
 
 describe('the PostgreSQL migrations', () => {

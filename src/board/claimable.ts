@@ -5,6 +5,7 @@ import { formatClaimedAt } from '../format/marker.js';
 import { claimInstant } from '../format/claim-time.js';
 import { normalisePath, overlaps, type PathMode } from '../format/paths.js';
 import { textRefusal } from './unclaimable.js';
+import { dependencies, type DepTask, type Dependencies } from './after.js';
 
 /** An instant and the claim time that is that old: `now - age`, computed once per operation. */
 export interface Cutoff {
@@ -71,23 +72,28 @@ export function isDue(notBefore: string | undefined, now: Cutoff): boolean {
 /**
  * Why a task cannot be claimed now: its status (done, failed), a live claim
  * on it, a retry's time not yet come, a task above a `[⏰]` in its section
- * not done, or a live claim on another task holding a path in its way. `A`
- * is how a board names the task above, `H` the hold in the way.
+ * not done, a task it waits for (`{after: …}`) not done, or a live claim on
+ * another task holding a path in its way. `A` is how a board names the task
+ * above, `H` the hold in the way, `W` the task waited for.
  */
-export type Blocker<A = unknown, H = unknown> =
+export type Blocker<A = unknown, H = unknown, W = A> =
   | { kind: 'status'; status: 'done' | 'failed' }
   | { kind: 'claimed' }
   | { kind: 'retry'; notBefore: string }
   | { kind: 'above'; task: A }
+  | { kind: 'after'; task: W }
   | { kind: 'path'; hold: H }
   | { kind: 'line'; reason: string };
+
+/** What a task's `{after: …}` says now (see after.ts): a task it waits for that is not done, or why its line cannot be claimed. */
+export type AfterBlocker<W> = { kind: 'wait'; task: W } | { kind: 'line'; reason: string };
 
 /**
  * A task and the board around it, as the claimable rule reads them. Each
  * part is asked only when the rule gets to it, so a claim walking a board
  * reads a line's not-before time or the board's holds only when they decide.
  */
-export interface Candidate<A, H> {
+export interface Candidate<A, H, W = A> {
   readonly status: Marker['status'];
   /** A claimed task: has its claim outlived its own lease (isLapsed)? */
   lapsed(): boolean;
@@ -97,36 +103,45 @@ export interface Candidate<A, H> {
   above(): A | null;
   /** The first hold a live claim on another task has in the way of its declared paths (blockingHold), or null. */
   hold(): H | null;
+  /** What its `{after: …}` says (Dependencies.answer): the first task waited for not done, a refusal of its line, or null. */
+  after(): AfterBlocker<W> | null;
 }
 
 /**
  * The one claimable rule: null when the task may be claimed now, else what
  * stands in the way. Claimable is open; or `[⏰]` with every task above it in
  * its section done; or claimed with a lapsed lease (takeover); in each case
- * not waiting for a retry's time (isDue), and with no live claim on another
- * task holding a path in the way of those it declares (blockingHold). Every
+ * not waiting for a retry's time (isDue), with every task it waits for
+ * (`{after: …}`) done, and with no live claim on another task holding a path
+ * in the way of those it declares (blockingHold). An `{after: …}` that names
+ * no task, or a cycle, refuses the line before any wait is weighed. Every
  * claim, view and `--until-settled` asks it (a settled run asks it at the
  * end of time: cutoff(Infinity)); the PostgreSQL board states the same rule
  * once in SQL (task_view's claimable and blocker).
  */
-export function blockerOf<A, H>(c: Candidate<A, H>, now: Cutoff): Blocker<A, H> | null {
+export function blockerOf<A, H, W>(c: Candidate<A, H, W>, now: Cutoff): Blocker<A, H, W> | null {
   if (c.status === 'done' || c.status === 'failed') return { kind: 'status', status: c.status };
   if (c.status === 'claimed' && !c.lapsed()) return { kind: 'claimed' };
+  const after = c.after();
+  if (after?.kind === 'line') return after;
   const notBefore = c.notBefore();
   if (notBefore !== undefined && !isDue(notBefore, now)) return { kind: 'retry', notBefore };
   if (c.status === 'blocked') {
     const above = c.above();
     if (above !== null) return { kind: 'above', task: above };
   }
+  if (after !== null) return { kind: 'after', task: after.task };
   const hold = c.hold();
   return hold === null ? null : { kind: 'path', hold };
 }
 
-const NO_HOLD = () => null;
+const NONE = () => null;
 
-/** A task by its marker, for blockerOf: `aboveAllDone` for its section, `hold` when paths are known (else none counts). */
-export function markerCandidate<H = never>(m: Marker, aboveAllDone: boolean, now: Cutoff, notBefore: string | undefined, hold: () => H | null = NO_HOLD): Candidate<true, H> {
-  return { status: m.status, lapsed: () => isLapsed(m, now), notBefore: () => notBefore, above: () => (aboveAllDone ? null : true), hold };
+/** A task by its marker, for blockerOf: `aboveAllDone` for its section, `hold` when paths are known (else none counts), `after` when what it waits for is. */
+export function markerCandidate<H = never, W = true>(
+  m: Marker, aboveAllDone: boolean, now: Cutoff, notBefore: string | undefined, hold: () => H | null = NONE, after: () => AfterBlocker<W> | null = NONE,
+): Candidate<true, H, W> {
+  return { status: m.status, lapsed: () => isLapsed(m, now), notBefore: () => notBefore, above: () => (aboveAllDone ? null : true), hold, after };
 }
 
 /** blockerOf but for paths (checked against the board's holds by the caller, see blockingHold), by its marker. */
@@ -195,10 +210,25 @@ export interface StandingPaths {
  * task whose paths an untimed claim holds cannot become claimable either:
  * that claim never lapses, so its paths are held for good (as its `[⏰]`s are);
  * nor can one whose own text keeps it from being claimed (textRefusal) until
- * someone edits its line.
+ * someone edits its line; nor one that waits for a task (`{after: …}`, given
+ * ids and texts) that cannot end done, a failed one say. What may end done
+ * grows from the done tasks until nothing more can (a wait through `[⏰]`s
+ * and `{after: …}`s that comes back to itself never ends).
  */
-export function stillClaimable(tasks: readonly (Standing & StandingPaths & { section?: string | undefined; text?: string })[]): boolean[] {
+export function stillClaimable(tasks: readonly (Standing & StandingPaths & { section?: string | undefined; text?: string; id?: string })[]): boolean[] {
   const forever = heldForGood(tasks);
+  const deps = tasks.every((t) => t.id !== undefined && t.text !== undefined) ? dependencies(tasks as readonly DepTask[]) : null;
+  let endsDone = tasks.map((t) => t.status === 'done');
+  for (;;) {
+    const could = couldAll(tasks, forever, deps, endsDone);
+    const next = tasks.map((t, i) => t.status === 'done' || could[i]!);
+    if (deps === null || next.every((v, i) => v === endsDone[i])) return could;
+    endsDone = next;
+  }
+}
+
+/** One pass of stillClaimable, with what may end done as far as it is known (`endsDone`). */
+function couldAll(tasks: readonly (Standing & StandingPaths & { section?: string | undefined; text?: string })[], forever: readonly (ModedPath & { task: number })[], deps: Dependencies | null, endsDone: readonly boolean[]): boolean[] {
   let section: string | undefined;
   let allCould = true;
   return tasks.map((t, i) => {
@@ -209,11 +239,20 @@ export function stillClaimable(tasks: readonly (Standing & StandingPaths & { sec
     const m: Marker = { status: t.status, end: 0, ...(t.claimedAt === undefined ? {} : { claimedAt: t.claimedAt }) };
     const want = { writes: t.writes ?? [], reads: t.reads ?? [] };
     const hold = () => (forever.length === 0 ? null : blockingHold(want, forever.filter((h) => h.task !== i)));
-    const could = blockerOf(markerCandidate(m, allCould, EVENTUALLY, undefined, hold), EVENTUALLY) === null && (t.text === undefined || textRefusal(t.text) === null);
+    const after = deps === null ? undefined : () => eventually(deps, i, endsDone);
+    const could = blockerOf(markerCandidate(m, allCould, EVENTUALLY, undefined, hold, after), EVENTUALLY) === null && (t.text === undefined || textRefusal(t.text) === null);
     // Could it still end done? Done, or could become claimable (a failed task or an untimed claim never will).
     if (t.status !== 'done' && !could) allCould = false;
     return could;
   });
+}
+
+/** The after rule at the end of time: a refusal stands; a wait holds only for a task that cannot end done. */
+function eventually(deps: Dependencies, i: number, endsDone: readonly boolean[]): AfterBlocker<number> | null {
+  const a = deps.answer(i);
+  if (a === null || a.kind === 'line') return a;
+  for (const r of deps.resolved(i)) if ('tasks' in r) for (const j of r.tasks) if (!endsDone[j]) return { kind: 'wait', task: j };
+  return null;
 }
 
 /** The paths claims that never lapse hold (holdsPaths at the end of time): declared on their lines or locked under them. */

@@ -29,6 +29,21 @@ export function notClaimable(task: Task, nowMs?: number, by?: string): MdclaimEr
   }
 }
 
+/** How a task waited for stands, as a blocker's words say it: `claimed by r1`, `failed`, `open`. */
+export function afterState(dep: { status: Task['status']; by?: string | undefined }): string {
+  return dep.status === 'claimed' && dep.by !== undefined ? `claimed by ${dep.by}` : dep.status;
+}
+
+/** `waits for 9f2c41d0aa13 "Add the /health endpoint" (claimed by r1)`: the words for a task waited for. */
+export function waitsText(dep: { id: string; text: string; status: Task['status']; by?: string | undefined }): string {
+  return `waits for ${named(dep)} (${afterState(dep)})`;
+}
+
+/** Why `task` cannot be claimed while a task it waits for (`{after: …}`) is not done. */
+export function waitsFor(task: { id: string; text: string }, dep: { id: string; text: string; status: Task['status']; by?: string | undefined }): MdclaimError {
+  return new MdclaimError('CONFLICT', `${named(task)} ${waitsText(dep)}`);
+}
+
 /** Only the holder may heartbeat, finish or release a claim, and a fenced write only the claim it names. */
 export function notHolder(task: Task, who: { by: string; claimedAt?: string }): MdclaimError {
   if (task.status !== 'claimed') {

@@ -2,7 +2,8 @@ import { readDuration } from '../format/duration.js';
 import type { Marker } from '../format/marker.js';
 import { normalisePath } from '../format/paths.js';
 import type { Task } from '../format/task.js';
-import { blockerOf, blockingHold, cutoff, holdsPaths, isLapsed, type Blocker, type Candidate, type Cutoff, type ModedPath } from './claimable.js';
+import { blockerOf, blockingHold, cutoff, holdsPaths, isLapsed, type AfterBlocker, type Blocker, type Candidate, type Cutoff, type ModedPath } from './claimable.js';
+import { dependencies, type Dependencies } from './after.js';
 import { attemptsOfTask } from './park.js';
 import type { HeldPath } from './path-types.js';
 import { textRefusal } from './unclaimable.js';
@@ -28,7 +29,15 @@ export interface TaskHold extends ModedPath {
  * stands in the way (blockerOf), naming tasks by id so that every board gives
  * the same answer in the same words.
  */
-export type TaskBlocker = Blocker<string, HeldPath>;
+export type TaskBlocker = Blocker<string, HeldPath, AfterTask>;
+
+/** A task another waits for (`{after: …}`), as a blocker names it: its id, text and how it stands. */
+export interface AfterTask {
+  id: string;
+  text: string;
+  status: Task['status'];
+  by?: string;
+}
 
 /** The fields of a task's marker the rules read, as its line wrote them. */
 function markerOf(t: Task): Marker {
@@ -70,7 +79,7 @@ export function taskHolds(tasks: readonly Task[], now: Cutoff): TaskHold[] {
  * board order, as the file board decides it: sections as walk takes them (a
  * run of tasks under one heading), holds as taskHolds finds them.
  */
-export function answers(tasks: readonly Task[], now: Cutoff, holds: readonly TaskHold[] = taskHolds(tasks, now)): (TaskBlocker | null)[] {
+export function answers(tasks: readonly Task[], now: Cutoff, holds: readonly TaskHold[] = taskHolds(tasks, now), deps: Dependencies | null = dependencies(tasks)): (TaskBlocker | null)[] {
   let section: string | undefined;
   let notDone: Task | null = null;
   return tasks.map((t, i) => {
@@ -79,12 +88,13 @@ export function answers(tasks: readonly Task[], now: Cutoff, holds: readonly Tas
       notDone = null;
     }
     const above = notDone;
-    const candidate: Candidate<Task, TaskHold> = {
+    const candidate: Candidate<Task, TaskHold, Task> = {
       status: t.status,
       lapsed: () => isLapsed(markerOf(t), now),
       notBefore: () => t.notBefore,
       above: () => above,
       hold: () => (t.writes === undefined && t.reads === undefined ? null : blockingHold({ writes: t.writes ?? [], reads: t.reads ?? [] }, holds.filter((h) => h.task !== t))),
+      after: () => afterOf(deps, i, tasks),
     };
     if (t.status !== 'done') notDone ??= t;
     return lineRule(t, named(blockerOf(candidate, now)));
@@ -104,9 +114,21 @@ export function lineRule(t: Task, b: TaskBlocker | null): TaskBlocker | null {
   return reason === null ? b : { kind: 'line', reason };
 }
 
+/** The after rule's answer for task `i`, the task waited for as itself. */
+export function afterOf(deps: Dependencies | null, i: number, tasks: readonly Task[]): AfterBlocker<Task> | null {
+  const a = deps?.answer(i) ?? null;
+  return a?.kind === 'wait' ? { kind: 'wait', task: tasks[a.task]! } : a;
+}
+
+/** A task waited for, as a blocker names it. */
+export function afterTask(t: Pick<Task, 'id' | 'text' | 'status' | 'by'>): AfterTask {
+  return { id: t.id, text: t.text, status: t.status, ...(t.by === undefined ? {} : { by: t.by }) };
+}
+
 /** A blocker with its tasks named by id, as a board answers. */
-function named(b: Blocker<Task, TaskHold> | null): TaskBlocker | null {
+function named(b: Blocker<Task, TaskHold, Task> | null): TaskBlocker | null {
   if (b?.kind === 'above') return { kind: 'above', task: b.task.id };
+  if (b?.kind === 'after') return { kind: 'after', task: afterTask(b.task) };
   if (b?.kind === 'path') return { kind: 'path', hold: heldPath(b.hold) };
   return b;
 }
@@ -117,8 +139,8 @@ export function heldPath(h: TaskHold): HeldPath {
 }
 
 /** Does a blocker hold back a task that waits (open or `[⏰]`)? What a view lists as blocked. */
-export function waits(t: Task, b: TaskBlocker | null): b is Extract<TaskBlocker, { kind: 'path' | 'above' | 'retry' }> {
-  return (t.status === 'open' || t.status === 'blocked') && (b?.kind === 'path' || b?.kind === 'above' || b?.kind === 'retry');
+export function waits(t: Task, b: TaskBlocker | null): b is Extract<TaskBlocker, { kind: 'path' | 'above' | 'after' | 'retry' }> {
+  return (t.status === 'open' || t.status === 'blocked') && (b?.kind === 'path' || b?.kind === 'above' || b?.kind === 'after' || b?.kind === 'retry');
 }
 
 /**
@@ -152,15 +174,38 @@ export interface Standing {
   retryInMs?: number;
   /** A task its own line keeps from being claimed: why (fix the line to claim it). */
   refused?: string;
+  /** A waiting task whose first task waited for (`{after: …}`) is not done: that task, and how it stands. */
+  waitsFor?: AfterTask;
+  /** What its `{after: …}` names: each task with how it stands, or an item that names none to wait for, with why. */
+  after?: AfterEntry[];
+}
+
+/** One task a task waits for, and how it stands; or an item of its `{after: …}` that names none, and why. */
+export type AfterEntry = { id: string; status: Task['status']; by?: string } | { id: string; problem: string };
+
+/** What each task's `{after: …}` names (see Standing.after); none when no task waits for anything. */
+export function afterEntries(tasks: readonly Task[], deps: Dependencies | null = dependencies(tasks)): (AfterEntry[] | undefined)[] {
+  return tasks.map((_, i) => {
+    if (deps === null || !deps.waits(i)) return undefined;
+    return deps.resolved(i).flatMap((r): AfterEntry[] => {
+      if ('problem' in r) return [{ id: r.ref, problem: r.problem }];
+      return r.tasks.map((j) => {
+        const d = tasks[j]!;
+        return { id: d.id, status: d.status, ...(d.by === undefined ? {} : { by: d.by }) };
+      });
+    });
+  });
 }
 
 /** How each task stands at `nowMs`, by the board's answers (see TaskBoard.survey), so a listing and a claim never disagree. */
 export function standings(tasks: readonly Task[], nowMs: number, blockers: readonly (TaskBlocker | null)[] = answers(tasks, cutoff(nowMs))): Standing[] {
   const now = cutoff(nowMs);
+  const after = afterEntries(tasks);
   return tasks.map((t, i) => {
     const attempts = attemptsOfTask(t);
     const b = blockers[i] ?? null;
-    return { claimable: b === null, ...standing(t, nowMs, now, b), ...(attempts > 0 ? { attempts } : {}) };
+    const waited = after[i];
+    return { claimable: b === null, ...standing(t, nowMs, now, b), ...(attempts > 0 ? { attempts } : {}), ...(waited === undefined ? {} : { after: waited }) };
   });
 }
 
@@ -174,6 +219,7 @@ function standing(t: Task, nowMs: number, now: Cutoff, b: TaskBlocker | null): O
   if (!waits(t, b)) return {};
   if (b.kind === 'retry') return { retryInMs: Date.parse(b.notBefore) - nowMs };
   if (b.kind === 'path') return { blockedBy: b.hold };
+  if (b.kind === 'after') return { waitsFor: b.task };
   return {};
 }
 

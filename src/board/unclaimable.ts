@@ -23,7 +23,12 @@ export function textRefusal(text: string): string | null {
 /** textRefusal for a task's line: a usage error naming the line, or null. */
 export function lineRefusal(text: string, line: number): MdclaimError | null {
   const why = textRefusal(text);
-  return why === null ? null : usage(`line ${line} ${why} (fix the line to claim it)`);
+  return why === null ? null : refusedLine(why, line);
+}
+
+/** The usage error for a line refused for `why` (its text, or what it waits for: a task that is none, a cycle). */
+export function refusedLine(why: string, line: number): MdclaimError {
+  return usage(`line ${line} ${why} (fix the line to claim it)`);
 }
 
 /** Throw lineRefusal's error, if any. */

@@ -20,7 +20,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     flags: ['status', 'tag', 'section'],
     summary: 'print the tasks: id, status, holder and time left, section, text',
     about:
-      'Print every task in board order, one a line: its id, its status (a claim says its holder and the time left on its lease, or lapsed; an open task a live claim\'s paths block says blocked by whom), its section and its text. --json adds the same as fields (claimable, timeLeftMs, lapsed, blockedBy).',
+      'Print every task in board order, one a line: its id, its status (a claim says its holder and the time left on its lease, or lapsed; an open task a live claim\'s paths block says blocked by whom; one that waits for another ({after: …}) says which and how it stands), its section and its text. --json adds the same as fields (claimable, timeLeftMs, lapsed, blockedBy, waitsFor, after).',
     examples: ['npx mdclaim list', 'npx mdclaim list --status claimed --json', 'npx mdclaim list --section Backend --tag api'],
     exits: '0 (also when nothing matches)',
   },
@@ -108,11 +108,11 @@ export const COMMANDS: Record<string, CommandSpec> = {
   },
   add: {
     args: 'text',
-    flags: ['section', 'quiet'],
+    flags: ['section', 'after', 'quiet'],
     summary: 'append an open task',
-    about: 'Append an open task with this text, at the end of the board or of --section. A text nobody could claim is refused: a declared path outside the tree, or " // Failed:" (only a failure\'s reason follows it).',
+    about: 'Append an open task with this text, at the end of the board or of --section. A text nobody could claim is refused: a declared path outside the tree, or " // Failed:" (only a failure\'s reason follows it). --after writes what it waits for as {after: …}, each task by its whole id (the start of one is resolved now, so a task added later cannot make it ambiguous).',
     options: { section: 'append at the end of section S (a heading, created if missing)' },
-    examples: ['npx mdclaim add "PLAT-13 Rate-limit the login {backend}"', 'npx mdclaim add --section Frontend "Fix the header {writes: src/header.tsx}"'],
+    examples: ['npx mdclaim add "PLAT-13 Rate-limit the login {backend}"', 'npx mdclaim add --section Frontend "Fix the header {writes: src/header.tsx}"', 'npx mdclaim add "Deploy" --after 9f2c --after "section Backend"'],
     exits: '0 added',
   },
   history: {

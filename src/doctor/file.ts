@@ -5,7 +5,8 @@ import { unclaimable } from '../file/unclaimable-lines.js';
 import { listTasks } from '../board/walk.js';
 import { toByteString } from '../format/bytes.js';
 import { networkFs } from '../platform/network-fs.js';
-import { finding, type Finding } from './finding.js';
+import { afterFinding, finding, type Finding } from './finding.js';
+import { afterProblems } from '../board/after.js';
 
 /** A markdown board: where it is, what it is on, who may write it, and how it reads. */
 export function checkFile(path: string, now: number): Finding[] {
@@ -81,6 +82,7 @@ function reading(file: string, now: number): Finding[] {
   const open = tasks.filter((t) => t.status === 'open' || t.status === 'blocked').length;
   const out = [finding('reading', 'ok', `${tasks.length} task${tasks.length === 1 ? '' : 's'} read, ${open} open or waiting`)];
   for (const u of unclaimable(src, now)) out.push(finding('reading', 'fail', `${file}:${u.line}: a claim is refused: ${u.message}`, 'fix the line: next passes over it, so no claimer will ever run it'));
+  for (const p of afterProblems(tasks)) out.push(afterFinding(`${file}:${p.task.line}`, p.reason));
   const text = readFileSync(file, 'utf8');
   for (const l of lookAlikes(text, tasks)) out.push(finding('reading', 'warn', `${file}:${l.line}: looks like a task but is not one: ${l.why}`, 'write it as a task line (docs/FORMAT.md), if it is meant as one'));
   return out;

@@ -10,3 +10,7 @@ export interface Finding {
 }
 
 export const finding = (check: Finding['check'], verdict: Verdict, says: string, fix?: string): Finding => ({ check, verdict, says, ...(fix === undefined ? {} : { fix }) });
+
+/** A line whose `{after: …}` names no task, or closes a cycle: no claim takes it until it is fixed. */
+export const afterFinding = (where: string, reason: string): Finding =>
+  finding('reading', 'fail', `${where}: ${reason}`, 'fix its {after: …}: name a task on the board by its id, or break the cycle; no claimer will run it until then');

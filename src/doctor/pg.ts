@@ -8,7 +8,7 @@ import { findBoard } from '../pg/boards.js';
 import { schemaVersion } from '../pg/migrate.js';
 import { LATEST } from '../pg/schema.js';
 import { parsePgUrl } from '../pg/url.js';
-import { finding, type Finding } from './finding.js';
+import { afterFinding, finding, type Finding } from './finding.js';
 
 /** A PostgreSQL board: the connection, the schema's version, the board, and whether a pooler stands between. Reads only. */
 export async function checkPg(url: string): Promise<Finding[]> {
@@ -29,6 +29,15 @@ export async function checkPg(url: string): Promise<Finding[]> {
         } else {
           out.push(finding('board', 'ok', `board "${target.board}"`));
           out.push(...(await reading(c, board, target.board)));
+          // The view's own refusals of what lines wait for (migration 9 on).
+          if (version === LATEST) {
+            const refused = await c.query<{ line: number; reason: string }>(
+              `SELECT v.line, v.blocker->>'reason' AS reason FROM mdclaim.task_view v
+               WHERE v.board = $1 AND cardinality(v.after) > 0 AND v.blocker->>'kind' = 'line' ORDER BY v.position`,
+              [board],
+            );
+            for (const r of refused) out.push(afterFinding(`line ${r.line}`, r.reason));
+          }
         }
       }
       out.push(pooler(target.connectionString, server!.port));

@@ -314,9 +314,14 @@ export class Board implements TaskBoard, PathLocking {
     return journalEvents(await this.store.journal(), r);
   }
 
-  /** A file gives no signal when it changes under the lock: wait out the interval. */
+  /**
+   * Wait out the interval, or until the board's file changes (its directory's
+   * notifications, with a poll behind them: see changes.ts): a task done
+   * elsewhere may have let a `[⏰]` or an `{after: …}` wait go.
+   */
   async waitForWork(signal: AbortSignal | undefined, timeoutMs: number): Promise<void> {
     if (signal?.aborted) return;
+    const changed = await this.changes();
     await new Promise<void>((resolve) => {
       const done = () => {
         cancel();
@@ -325,7 +330,9 @@ export class Board implements TaskBoard, PathLocking {
       };
       const cancel = after(timeoutMs, done);
       signal?.addEventListener('abort', done, { once: true });
+      changed.start(done);
     });
+    await changed.close();
   }
 
   /**

@@ -7,12 +7,14 @@ import { settledRun } from '../format/settled-run.js';
 import { claimTimes, FAILED_SEP, parseTags, reshaped, textAndTries, textBetween, type Task } from '../format/task.js';
 import type { TaskScanner } from '../format/scan.js';
 import { blockerOf, blockingHold, cutoff, type Blocker, type Cutoff } from '../board/claimable.js';
-import { ScannedCandidate, seenCandidate } from './claimable-line.js';
-import { notClaimable } from '../board/conflict.js';
+import { BoardWaits, ScannedCandidate, seenCandidate } from './claimable-line.js';
+import { afterTask } from '../board/standing.js';
+import type { DepTask } from '../board/after.js';
+import { notClaimable, waitsFor } from '../board/conflict.js';
 import { boardHolds, declaredOf, heldBy, holdsOf, mayHoldPaths, type Hold } from './held.js';
 import type { Paths } from '../board/path-types.js';
 import { sectionMatches } from '../format/worktree-section.js';
-import { lineRefusal, refuseLine } from '../board/unclaimable.js';
+import { lineRefusal, refusedLine, refuseLine } from '../board/unclaimable.js';
 import type { PassedOver } from '../board/types.js';
 import { atBudget, countsAttempts, parkedTask, withParks } from '../board/park.js';
 import { dropLocks, keptTries, markerAndTriesEdit, markerEdit, withTries, type Changed, type Plan } from '../board/plan.js';
@@ -73,11 +75,12 @@ export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs, 
   const now = cutoff(args.now);
   const passOver = (s: Seen, refused: MdclaimError) => void passed.push({ task: taskOf(src, s), reason: refused.message });
   if (args.maxAttempts !== undefined || mayHoldPaths(src)) {
+    const waits = new BoardWaits(src);
     // A board with path declarations or locks: every line's holds matter (see firstFree). A budget: lapsed claims past it are parked on the way.
     const parked: Seen[] = [];
     const wanted = (s: Seen) => {
       const ok =
-        blockerOf(seenCandidate(src, s, now), now) === null &&
+        blockerOf(seenCandidate(src, s, now, false, waits), now) === null &&
         (filter.section === undefined || sectionMatches(s.t.section, filter.section)) &&
         (tags.length === 0 || hasTags(src, s.text, tags));
       if (ok && atBudget(s, args.maxAttempts)) parked.push(s);
@@ -163,29 +166,35 @@ function hasTags(src: ByteString, text: [number, number], tags: readonly string[
 export function claimById(src: ByteString, id: string, args: ClaimArgs): Plan<Task> {
   const now = cutoff(args.now);
   // The rule with paths: a line's declared paths are weighed against the board's holds when it decides.
-  const answers = new Map<Seen, Blocker<true, Hold> | null>();
-  const why = (s: Seen): Blocker<true, Hold> | null => {
+  const waits = new BoardWaits(src);
+  const answers = new Map<Seen, Blocker<true, Hold, DepTask> | null>();
+  const why = (s: Seen): Blocker<true, Hold, DepTask> | null => {
     let b = answers.get(s);
-    if (b === undefined) answers.set(s, (b = blockerOf(seenCandidate(src, s, now, true), now)));
+    if (b === undefined) answers.set(s, (b = blockerOf(seenCandidate(src, s, now, true, waits), now)));
     return b;
   };
   const { form, found } = lookup(src, id, (s) => why(s) === null);
   if (found.length === 0) throw noTask(id);
   if (form === 'key' && found.length > 1) throw ambiguousKey(src, id, found);
-  // The first line claimable but for paths: parked at the budget, refused for its own line or a path held, or claimed.
-  let blocker: Blocker<true, Hold> | null = null;
+  // The first line claimable but for paths and its line: parked at the budget, refused for its own line or a path held, or claimed.
+  let blocker: Blocker<true, Hold, DepTask> | null = null;
   const pick = found.find((s) => {
     blocker = why(s);
-    return blocker === null || blocker.kind === 'path';
+    return blocker === null || blocker.kind === 'path' || blocker.kind === 'line';
   });
-  // A live claim is claimable by no one, its holder's name included: heartbeat renews it.
-  if (!pick) throw notClaimable(taskOf(src, found[0]!), args.now, args.by);
+  if (!pick) {
+    const first = why(found[0]!);
+    if (first?.kind === 'after') throw waitsFor(taskOf(src, found[0]!), afterTask(first.task));
+    // A live claim is claimable by no one, its holder's name included: heartbeat renews it.
+    throw notClaimable(taskOf(src, found[0]!), args.now, args.by);
+  }
   if (atBudget(pick, args.maxAttempts)) {
     // Parked, not taken: the caller learns it as a failed task (the board turns that into a CONFLICT).
     return withParks(src, [pick], { edits: [], later: () => parkedTask(src, pick), changes: [] });
   }
   refuseLine(utf8(src, pick.text[0], pick.text[1]), pick.t.line);
-  const held = blocker as Blocker<true, Hold> | null;
+  const held = blocker as Blocker<true, Hold, DepTask> | null;
+  if (held?.kind === 'line') throw refusedLine(held.reason, pick.t.line);
   if (held?.kind === 'path') throw heldBy(src, held.hold);
   return claimChange(src, pick, args);
 }

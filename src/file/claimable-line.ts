@@ -1,9 +1,13 @@
 import type { ByteString } from '../format/bytes.js';
 import type { TaskScanner } from '../format/scan.js';
-import { textAndTries } from '../format/task.js';
-import { blockingHold, isLapsed, isLapsedAt, markerCandidate, type Candidate, type Cutoff } from '../board/claimable.js';
+import { textAndTries, textBetween } from '../format/task.js';
+import { blockingHold, isLapsed, isLapsedAt, markerCandidate, type AfterBlocker, type Candidate, type Cutoff } from '../board/claimable.js';
 import { boardHolds, declaredOf, mayHoldPaths, type Hold } from './held.js';
-import type { Seen } from '../board/walk.js';
+import { KeyCount, walk, type Seen } from '../board/walk.js';
+import { dependencies, type Dependencies, type DepTask } from '../board/after.js';
+import { textHashNumber, trackerKey } from '../format/id.js';
+import { parseAfter } from '../format/after.js';
+import { utf8 } from '../format/bytes.js';
 
 // The file board's lines as the one claimable rule (blockerOf) reads them.
 
@@ -12,8 +16,93 @@ import type { Seen } from '../board/walk.js';
  * declares paths (every line is read for them, so only where a claim decides
  * on one task); without it the caller checks paths itself (see firstFree).
  */
-export function seenCandidate(src: ByteString, s: Seen, now: Cutoff, paths = false): Candidate<true, Hold> {
-  return markerCandidate(s.t.marker, s.aboveAllDone, now, s.tries?.notBefore, paths ? () => holdInTheWay(src, s, now) : undefined);
+export function seenCandidate(src: ByteString, s: Seen, now: Cutoff, paths = false, waits = new BoardWaits(src)): Candidate<true, Hold, DepTask> {
+  return markerCandidate(s.t.marker, s.aboveAllDone, now, s.tries?.notBefore, paths ? () => holdInTheWay(src, s, now) : undefined, () => waits.after(s));
+}
+
+/**
+ * What the tasks of a file board wait for (`{after: …}`), read once per
+ * operation and only when a line the rule reaches declares it: a line's own
+ * bytes say whether it waits for anything (only the line that declares it is
+ * held back by it), so a board without one pays a look at each such line's
+ * text for a `{`, and nothing more.
+ */
+export class BoardWaits {
+  private built: { tasks: DepTask[]; deps: Dependencies | null; at: Map<number, number> } | undefined;
+
+  constructor(private readonly src: ByteString) {}
+
+  /** What the task of line `line`, its text at [from, to), waits for now (Dependencies.answer), or null. */
+  afterAt(line: number, from: number, to: number): AfterBlocker<DepTask> | null {
+    if (!declaresAfter(this.src, from, to)) return null;
+    const { tasks, deps, at } = (this.built ??= this.build());
+    const a = deps?.answer(at.get(line)!) ?? null;
+    return a?.kind === 'wait' ? { kind: 'wait', task: tasks[a.task]! } : a;
+  }
+
+  after(s: Seen): AfterBlocker<DepTask> | null {
+    return this.afterAt(s.t.line, s.text[0], s.text[1]);
+  }
+
+  /** Every task as the rule reads it, its text decoded only where asked for (a line with a brace, a task named). */
+  private build(): { tasks: DepTask[]; deps: Dependencies | null; at: Map<number, number> } {
+    const src = this.src;
+    const seen: Seen[] = [];
+    const keys = new KeyCount();
+    walk(src, (s) => {
+      seen.push(s);
+      keys.add(src, s);
+    });
+    const tasks = seen.map((s) => new LineTask(src, s, keys));
+    const deps = dependencies(tasks, (i) => hasBrace(src, seen[i]!.text[0], seen[i]!.text[1]));
+    return { tasks, deps, at: new Map(seen.map((s, i) => [s.t.line, i])) };
+  }
+}
+
+/** A task line as the after rule reads it: its id, text and hash made only when asked for. */
+class LineTask implements DepTask {
+  private textOf: string | undefined;
+  private idOf: string | undefined;
+
+  constructor(private readonly src: ByteString, private readonly s: Seen, private readonly keys: KeyCount) {}
+
+  get id(): string {
+    return (this.idOf ??= this.keys.idOf(this.src, this.s));
+  }
+
+  get text(): string {
+    return (this.textOf ??= utf8(this.src, this.s.text[0], this.s.text[1]));
+  }
+
+  get status(): DepTask['status'] {
+    return this.s.t.marker.status;
+  }
+
+  get section(): string | undefined {
+    return this.s.t.section;
+  }
+
+  get by(): string | undefined {
+    return this.s.t.marker.by;
+  }
+
+  get key(): string | null {
+    return trackerKey(this.src, this.s.text[0], this.s.text[1]);
+  }
+
+  get hash(): number {
+    return textHashNumber(this.src, this.s.text[0], this.s.text[1]);
+  }
+}
+
+/** Does the text at [from, to) declare `{after: …}`? Its bytes are looked at for a `{` before anything is parsed. */
+function declaresAfter(src: ByteString, from: number, to: number): boolean {
+  return hasBrace(src, from, to) && parseAfter(utf8(src, from, to)).length > 0;
+}
+
+function hasBrace(src: ByteString, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (src.charCodeAt(i) === 0x7b) return true;
+  return false;
 }
 
 /** The first live hold on another line in the way of the paths `s` declares (a line that declares one that does not normalise is refused). */
@@ -30,11 +119,14 @@ function holdInTheWay(src: ByteString, s: Seen, now: Cutoff): Hold | null {
  * other by its marker; the not-before time is read only for a line the
  * marker would let be taken. One object per walk, moved from line to line.
  */
-export class ScannedCandidate implements Candidate<true, never> {
+export class ScannedCandidate implements Candidate<true, never, DepTask> {
   s!: TaskScanner;
   aboveAllDone = true;
+  private readonly waits: BoardWaits;
 
-  constructor(private readonly src: ByteString, private readonly now: Cutoff) {}
+  constructor(private readonly src: ByteString, private readonly now: Cutoff) {
+    this.waits = new BoardWaits(src);
+  }
 
   at(s: TaskScanner, aboveAllDone: boolean): this {
     this.s = s;
@@ -62,5 +154,13 @@ export class ScannedCandidate implements Candidate<true, never> {
 
   hold(): null {
     return null;
+  }
+
+  /** What its line waits for (see BoardWaits): its text is read only when its bytes hold a `{`. */
+  after(): AfterBlocker<DepTask> | null {
+    const s = this.s;
+    if (!hasBrace(this.src, s.markerEnd, s.end)) return null;
+    const [from, to] = textBetween(this.src, s.status, s.markerEnd, s.end);
+    return this.waits.afterAt(s.line, from, to);
   }
 }

@@ -4,6 +4,7 @@ import { utf8, type ByteString } from './bytes.js';
 import { DEFAULT_LEASE_MS, formatDuration } from './duration.js';
 import { formatClaimedAt, type Marker, type Status } from './marker.js';
 import { DECLARATION, mayDeclare, parseDeclared, withoutCode } from './declared.js';
+import { AFTER, mayWait } from './after.js';
 import { locksAfter, lockSince, type PathLock } from './locks.js';
 import type { TaskLine } from './scan.js';
 
@@ -89,11 +90,12 @@ function reasonOf(src: ByteString, t: TaskLine): string | undefined {
 // `{opus}` or `{sonnet, adw_plan_implement_update_task}`: a brace group of tag words, outside code spans.
 const TAG_GROUP = /\{\s*([\w.:/@+-]+(?:\s*,\s*[\w.:/@+-]+)*)\s*\}/g;
 
-/** The tags of a task's text: every brace group of tag words, but not a `{writes: …}` or `{reads: …}` declaration (see declared.ts). */
+/** The tags of a task's text: every brace group of tag words, but not a `{writes: …}`, `{reads: …}` or `{after: …}` declaration (see declared.ts, after.ts). */
 export function parseTags(text: string): string[] {
   if (!text.includes('{')) return [];
   let prose = withoutCode(text);
   if (mayDeclare(prose)) prose = prose.replace(DECLARATION, ' ');
+  if (mayWait(prose)) prose = prose.replace(AFTER, ' ');
   const tags: string[] = [];
   for (const m of prose.matchAll(TAG_GROUP)) {
     for (const tag of m[1]!.split(',')) {

@@ -1,6 +1,7 @@
 import { pathsBase } from '../board/capabilities.js';
 import { checkMaxAttempts } from '../board/checks.js';
 import { selectTasks } from '../board/select.js';
+import { textWaiting } from '../board/after.js';
 import { listedJson, listStanding } from '../board/standing.js';
 import type { TaskBoard } from '../board/types.js';
 import { errorReport, usage } from '../errors.js';
@@ -61,8 +62,11 @@ async function dispatch(s: Session, board: TaskBoard, name: string, a: Args): Pr
       // As list --json: each task with claimable and how it stands, judged on the whole board.
       return { tasks: (await listStanding(board, filter)).map(listedJson) };
     }
-    case 'add':
-      return { task: await board.add(required(a, 'text'), opt(a, 'section', str(a, 'section'))) };
+    case 'add': {
+      // As add --after: the tasks it waits for by whole id, written on its line.
+      const text = await textWaiting(required(a, 'text'), list(a, 'after') ?? [], () => board.list());
+      return { task: await board.add(text, opt(a, 'section', str(a, 'section'))) };
+    }
     case 'paths_check': {
       // As guard and paths check ask: every name a write through a symlink or a hard link touches (a file board's paths are its directory's; a database board's the server's working directory's).
       const base = pathsBase(board, process.cwd());

@@ -66,7 +66,7 @@ export const TOOLS: readonly ToolSpec[] = [
   ),
   tool(
     'list',
-    'List the board\'s tasks with their status (open, blocked, claimed, done, failed), holder and claim time, and claimable: whether claim of it would succeed now (else blockedBy, retryInMs or refused say why). Returns {"tasks": [...]}, in board order; filters narrow it. Reading only: it claims nothing.',
+    'List the board\'s tasks with their status (open, blocked, claimed, done, failed), holder and claim time, and claimable: whether claim of it would succeed now (else blockedBy, waitsFor, retryInMs or refused say why); a task that waits for others ({after: …}) has after: each task it waits for, by id, with its status. Returns {"tasks": [...]}, in board order; filters narrow it. Reading only: it claims nothing.',
     {
       status: { type: 'string', enum: ['open', 'blocked', 'claimed', 'done', 'failed'], description: 'Only tasks in this status.' },
       tag: { type: 'string', description: 'Only tasks with this tag.' },
@@ -76,7 +76,8 @@ export const TOOLS: readonly ToolSpec[] = [
   tool(
     'add',
     'Append a new open task to the board, for work you found that someone should do later (do not add what you are about to do yourself: claim it instead). Returns {"task": {...}} with its id.',
-    { text: { type: 'string', description: 'The task in one line, for example "Fix the flaky login test #backend {writes: test/login.test.ts}".' }, section: { ...section, description: 'The section to append it to (created if missing); default: the end of the board.' } },
+    { text: { type: 'string', description: 'The task in one line, for example "Fix the flaky login test #backend {writes: test/login.test.ts}".' }, section: { ...section, description: 'The section to append it to (created if missing); default: the end of the board.' },
+      after: { type: 'array', items: { type: 'string' }, description: 'Tasks it waits for, by id or the start of one, or "section NAME": it is claimable only once they are all done.' } },
     ['text'],
   ),
   tool(

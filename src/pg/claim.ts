@@ -1,7 +1,8 @@
 import { bareMarker } from './bare-sql.js';
 import { noTask } from '../board/resolve-id.js';
-import { notClaimable } from '../board/conflict.js';
-import { lineRefusal, refuseLine } from '../board/unclaimable.js';
+import { notClaimable, waitsFor } from '../board/conflict.js';
+import type { TaskBlocker } from '../board/standing.js';
+import { lineRefusal, refusedLine, refuseLine } from '../board/unclaimable.js';
 import { FAILED_SEP } from '../format/task.js';
 import type { Task } from '../format/task.js';
 import { RolledBack, type Conn } from './db.js';
@@ -175,14 +176,17 @@ export async function claimById(
     return toTask(row);
   }
   // Nothing claimed: say why, from the rows as they are now.
-  const found = await c.query<TaskRow>(
-    `SELECT ${taskColumns('v')} FROM mdclaim.task_view v WHERE v.board = $1 AND (v.hash = $2 OR v.key = $2) ORDER BY v.position`,
+  const found = await c.query<TaskRow & { blocker: TaskBlocker | null }>(
+    `SELECT ${taskColumns('v')}, v.blocker FROM mdclaim.task_view v WHERE v.board = $1 AND (v.hash = $2 OR v.key = $2) ORDER BY v.position`,
     [a.board, a.id],
   );
   if (!found[0]) throw noTask(a.id);
   // Every row answering to the id under another id: a key shared by several tasks (their ids are their hashes).
   if (found.length > 1 && found.every((r) => r.id !== a.id)) throw ambiguousKey(a.id, found.map(toTask));
   const first = found.find((r) => r.status === 'open' || r.status === 'blocked' || r.status === 'claimed') ?? found[0];
+  // What the task waits for (`{after: …}`): a line that names no task, or a cycle, is refused as the file board refuses it.
+  if (first.blocker?.kind === 'line') throw refusedLine(first.blocker.reason, first.line);
+  if (first.blocker?.kind === 'after') throw waitsFor(toTask(first), first.blocker.task);
   const [blocker] = await c.query<HoldRow>(`SELECT ${HOLD_COLUMNS} FROM mdclaim.task_view v, mdclaim.blocking_holds(v.board, v.uid, v.writes, v.reads) h
      JOIN mdclaim.task_view o ON o.uid = h.task WHERE v.uid = $1 AND v.waiting_ok AND v.path_blocked LIMIT 1`, [first.uid]);
   if (blocker) throw heldBy(blocker);

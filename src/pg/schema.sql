@@ -1,4 +1,4 @@
--- The PostgreSQL board's schema at version 8, as the migrations in
+-- The PostgreSQL board's schema at version 9, as the migrations in
 -- src/pg/migrations/ leave a fresh database: generated, do not edit.
 -- Regenerate with npm run schema (pg_dump, PostgreSQL 15).
 
@@ -11,6 +11,127 @@
 --
 
 CREATE SCHEMA mdclaim;
+
+--
+-- Name: after_blocker(integer, bigint, text[]); Type: FUNCTION; Schema: mdclaim; Owner: -
+--
+
+CREATE FUNCTION mdclaim.after_blocker(b integer, me bigint, items text[]) RETURNS json
+    LANGUAGE plpgsql STABLE
+    AS $$
+  DECLARE
+    problem text;
+    deps bigint[];
+    d bigint;
+    w record;
+  BEGIN
+    SELECT (array_agg(a.problem ORDER BY a.ord) FILTER (WHERE a.problem IS NOT NULL))[1],
+      array_agg(a.uid ORDER BY a.ord, a.pos) FILTER (WHERE a.uid IS NOT NULL)
+    INTO problem, deps FROM mdclaim.after_targets(b, me, items) a;
+    IF problem IS NOT NULL THEN RETURN json_build_object('kind', 'line', 'reason', problem); END IF;
+    IF deps IS NULL THEN RETURN NULL; END IF;
+    -- A cycle needs a task waited for that waits for something itself.
+    IF EXISTS (SELECT 1 FROM mdclaim.task t WHERE t.uid = ANY(deps) AND cardinality(t.after) > 0) AND mdclaim.after_reaches(b, deps, me) THEN
+      FOREACH d IN ARRAY deps LOOP
+        IF d = me THEN RETURN json_build_object('kind', 'line', 'reason', 'waits for itself: a cycle'); END IF;
+        IF mdclaim.after_reaches(b, ARRAY[d], me) THEN
+          RETURN json_build_object('kind', 'line', 'reason', format('waits for %s, which waits for it in turn: a cycle', mdclaim.id_of(d)));
+        END IF;
+      END LOOP;
+    END IF;
+    SELECT t.uid, t.text, t.status, t.by AS holder INTO w FROM unnest(deps) WITH ORDINALITY u(uid, k) JOIN mdclaim.task t ON t.uid = u.uid
+    WHERE t.status <> 'done' ORDER BY u.k LIMIT 1;
+    IF NOT FOUND THEN RETURN NULL; END IF;
+    RETURN json_build_object('kind', 'after', 'task', json_strip_nulls(json_build_object('id', mdclaim.id_of(w.uid), 'text', w.text, 'status', w.status, 'by', w.holder)));
+  END $$;
+
+--
+-- Name: after_ok(integer, bigint, text[]); Type: FUNCTION; Schema: mdclaim; Owner: -
+--
+
+CREATE FUNCTION mdclaim.after_ok(b integer, me bigint, items text[]) RETURNS boolean
+    LANGUAGE plpgsql STABLE
+    AS $$
+  DECLARE
+    deps bigint[];
+    problem boolean;
+  BEGIN
+    SELECT array_agg(a.uid) FILTER (WHERE a.uid IS NOT NULL), bool_or(a.problem IS NOT NULL) INTO deps, problem
+    FROM mdclaim.after_targets(b, me, items) a;
+    IF problem THEN RETURN false; END IF;
+    IF deps IS NULL THEN RETURN true; END IF;
+    IF EXISTS (SELECT 1 FROM mdclaim.task t WHERE t.uid = ANY(deps) AND t.status <> 'done') THEN RETURN false; END IF;
+    RETURN NOT mdclaim.after_reaches(b, deps, me);
+  END $$;
+
+--
+-- Name: after_reaches(integer, bigint[], bigint); Type: FUNCTION; Schema: mdclaim; Owner: -
+--
+
+CREATE FUNCTION mdclaim.after_reaches(b integer, starts bigint[], goal bigint) RETURNS boolean
+    LANGUAGE sql STABLE
+    AS $$
+    WITH RECURSIVE reach(uid) AS (
+      SELECT unnest(starts)
+      UNION
+      SELECT a.uid FROM reach r JOIN mdclaim.task t ON t.uid = r.uid
+        CROSS JOIN LATERAL mdclaim.after_targets(b, t.uid, t.after) a
+      WHERE cardinality(t.after) > 0 AND a.uid IS NOT NULL
+    )
+    SELECT EXISTS (SELECT 1 FROM reach WHERE reach.uid = goal)
+  $$;
+
+--
+-- Name: after_targets(integer, bigint, text[]); Type: FUNCTION; Schema: mdclaim; Owner: -
+--
+
+CREATE FUNCTION mdclaim.after_targets(b integer, me bigint, items text[]) RETURNS TABLE(ord integer, uid bigint, pos bigint, problem text)
+    LANGUAGE plpgsql STABLE
+    AS $_$
+  DECLARE
+    item text;
+    i int := 0;
+    n int;
+    whole text;
+  BEGIN
+    FOREACH item IN ARRAY items LOOP
+      i := i + 1;
+      IF starts_with(item, 'section ') THEN
+        RETURN QUERY SELECT i, t.uid, t.position, NULL::text FROM mdclaim.task t
+          WHERE t.board = b AND t.uid <> me AND (t.section = btrim(substr(item, 9)) OR t.worktree = btrim(substr(item, 9))) ORDER BY t.position;
+        IF NOT FOUND THEN RETURN QUERY SELECT i, NULL::bigint, NULL::bigint, format('waits for %s, which holds no other task', item); END IF;
+        CONTINUE;
+      END IF;
+      whole := NULL;
+      IF item ~ '^[0-9a-f]{12}$' THEN
+        whole := item;
+      ELSIF item ~ '^[A-Z][A-Z0-9]*-[0-9]+$' THEN
+        SELECT count(*) INTO n FROM mdclaim.task t WHERE t.board = b AND t.key = item;
+        IF n > 1 THEN
+          RETURN QUERY SELECT i, NULL::bigint, NULL::bigint, format('waits for %s, which is on %s tasks: name one by its id', item, n);
+          CONTINUE;
+        END IF;
+        whole := item;
+      ELSIF length(item) >= 4 THEN
+        -- The start of an id, as the CLI reads one: it must start exactly one task's id.
+        SELECT count(DISTINCT x.id), min(x.id) INTO n, whole FROM (
+          SELECT mdclaim.id_of(t.uid) AS id FROM mdclaim.task t
+          WHERE t.board = b AND (starts_with(t.hash, item) OR starts_with(t.key, item))
+        ) x WHERE starts_with(x.id, item);
+        IF n > 1 THEN
+          RETURN QUERY SELECT i, NULL::bigint, NULL::bigint, format('waits for %s, the start of %s ids: use more of one', item, n);
+          CONTINUE;
+        END IF;
+      END IF;
+      -- One query per form, each on its index.
+      IF whole ~ '^[0-9a-f]{12}$' THEN
+        RETURN QUERY SELECT i, t.uid, t.position, NULL::text FROM mdclaim.task t WHERE t.board = b AND t.hash = whole ORDER BY t.position;
+      ELSIF whole IS NOT NULL THEN
+        RETURN QUERY SELECT i, t.uid, t.position, NULL::text FROM mdclaim.task t WHERE t.board = b AND t.key = whole ORDER BY t.position;
+      END IF;
+      IF whole IS NULL OR NOT FOUND THEN RETURN QUERY SELECT i, NULL::bigint, NULL::bigint, format('waits for %s, which names no task', item); END IF;
+    END LOOP;
+  END $_$;
 
 --
 -- Name: path_lock; Type: TABLE; Schema: mdclaim; Owner: -
@@ -59,6 +180,7 @@ CREATE TABLE mdclaim.task (
     tries_len integer DEFAULT 0 NOT NULL,
     ready boolean DEFAULT false NOT NULL,
     token text,
+    after text[] DEFAULT '{}'::text[] NOT NULL,
     CONSTRAINT task_check CHECK (((status = 'claimed'::text) OR ((claimed_at IS NULL) AND (lease_ms IS NULL)))),
     CONSTRAINT task_check1 CHECK ((((claimed_at IS NULL) = (lease_ms IS NULL)) AND ((claimed_at IS NULL) = (expires_at IS NULL)))),
     CONSTRAINT task_status_check CHECK ((status = ANY (ARRAY['open'::text, 'blocked'::text, 'claimed'::text, 'done'::text, 'failed'::text])))
@@ -461,15 +583,19 @@ CREATE VIEW mdclaim.task_view AS
     s.tries_len,
     s.ready,
     s.token,
+    s.after,
     s.id,
     s.lapsed,
     s.line,
     s.waiting_ok,
     s.path_blocked,
-    (s.waiting_ok AND (NOT s.path_blocked)) AS claimable,
+    s.after_ok,
+    s.after_blocker,
+    (s.waiting_ok AND s.after_ok AND (NOT s.path_blocked)) AS claimable,
         CASE
             WHEN (s.status = ANY (ARRAY['done'::text, 'failed'::text])) THEN json_build_object('kind', 'status', 'status', s.status)
             WHEN ((s.status = 'claimed'::text) AND (NOT COALESCE((s.expires_at <= now()), false))) THEN json_build_object('kind', 'claimed')
+            WHEN ((s.after_blocker ->> 'kind'::text) = 'line'::text) THEN s.after_blocker
             WHEN (s.not_before > now()) THEN json_build_object('kind', 'retry', 'notBefore', to_char((s.not_before AT TIME ZONE 'UTC'::text), 'YYYY-MM-DD"T"HH24:MI:SS"Z"'::text))
             WHEN ((s.status = 'blocked'::text) AND (NOT s.ready)) THEN json_build_object('kind', 'above', 'task', ( SELECT mdclaim.id_of(u.uid) AS id_of
                FROM mdclaim.task u
@@ -478,6 +604,7 @@ CREATE VIEW mdclaim.task_view AS
                       WHERE ((v.board = s.board) AND (v."position" < s."position") AND (v.section IS DISTINCT FROM s.section))), ('-1'::integer)::bigint)))
               ORDER BY u."position"
              LIMIT 1))
+            WHEN (s.after_blocker IS NOT NULL) THEN s.after_blocker
             WHEN s.path_blocked THEN ( SELECT json_build_object('kind', 'path', 'hold', json_strip_nulls(json_build_object('path', h.path, 'mode', h.mode, 'task', mdclaim.id_of(h.task), 'by', h.by, 'since', to_char((h.since AT TIME ZONE 'UTC'::text), 'YYYY-MM-DD"T"HH24:MI:SS"Z"'::text), 'kind', h.kind))) AS json_build_object
                FROM mdclaim.blocking_holds(s.board, s.uid, s.writes, s.reads) h(board, task, "position", ord, mode, path, by, since, kind)
               ORDER BY h."position", h.ord
@@ -513,6 +640,7 @@ CREATE VIEW mdclaim.task_view AS
             t.tries_len,
             t.ready,
             t.token,
+            t.after,
                 CASE
                     WHEN ((t.key IS NOT NULL) AND (NOT (EXISTS ( SELECT 1
                        FROM mdclaim.task o
@@ -534,7 +662,12 @@ CREATE VIEW mdclaim.task_view AS
                     WHEN 'blocked'::text THEN t.ready
                     ELSE false
                 END) AS waiting_ok,
-            (((cardinality(t.writes) + cardinality(t.reads)) > 0) AND mdclaim.path_blocked(t.board, t.uid, t.writes, t.reads)) AS path_blocked
+            (((cardinality(t.writes) + cardinality(t.reads)) > 0) AND mdclaim.path_blocked(t.board, t.uid, t.writes, t.reads)) AS path_blocked,
+            ((cardinality(t.after) = 0) OR mdclaim.after_ok(t.board, t.uid, t.after)) AS after_ok,
+                CASE
+                    WHEN ((cardinality(t.after) > 0) AND ((t.status = ANY (ARRAY['open'::text, 'blocked'::text])) OR ((t.status = 'claimed'::text) AND (t.expires_at <= now())))) THEN mdclaim.after_blocker(t.board, t.uid, t.after)
+                    ELSE NULL::json
+                END AS after_blocker
            FROM mdclaim.task t) s;
 
 --
@@ -650,6 +783,18 @@ CREATE INDEX task_lapsing ON mdclaim.task USING btree (board, expires_at) WHERE 
 --
 
 CREATE INDEX task_order ON mdclaim.task USING btree (board, "position") INCLUDE (lead_breaks, body_breaks);
+
+--
+-- Name: task_section; Type: INDEX; Schema: mdclaim; Owner: -
+--
+
+CREATE INDEX task_section ON mdclaim.task USING btree (board, section);
+
+--
+-- Name: task_worktree; Type: INDEX; Schema: mdclaim; Owner: -
+--
+
+CREATE INDEX task_worktree ON mdclaim.task USING btree (board, worktree) WHERE (worktree IS NOT NULL);
 
 --
 -- Name: board board_history_goes; Type: TRIGGER; Schema: mdclaim; Owner: -

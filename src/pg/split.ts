@@ -3,6 +3,7 @@ import { claimInstant } from '../format/claim-time.js';
 import { worktreeOf } from '../format/worktree-section.js';
 import type { ByteString } from '../format/bytes.js';
 import { textHash, trackerKey } from '../format/id.js';
+import { parseAfter } from '../format/after.js';
 import { toTask } from '../format/task.js';
 import { walk } from '../board/walk.js';
 import type { Status } from '../format/marker.js';
@@ -44,6 +45,8 @@ export interface Row {
   /** The paths its text declares, normalised (src/format/declared.ts). */
   writes: string[];
   reads: string[];
+  /** What the text waits for (`{after: …}`), as parseAfter reads it. */
+  after: string[];
   /** The attempts field after the text (see attempts.ts): its count, a retry's wait, and its bytes from the text's end. */
   attempts: number | null;
   notBefore: string | null;
@@ -95,6 +98,7 @@ export function splitDocument(src: ByteString): Split {
       reason: task.reason ?? null,
       writes: task.writes ?? [],
       reads: task.reads ?? [],
+      after: parseAfter(task.text),
       attempts: seen.tries?.attempts ?? null,
       notBefore: seen.tries?.notBefore ?? null,
       triesLen: seen.triesEnd - te,

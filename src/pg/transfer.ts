@@ -50,6 +50,7 @@ export function rowsJson(rows: readonly Row[], positions: readonly bigint[]): st
       reason: sqlText(r.reason),
       writes: r.writes,
       reads: r.reads,
+      after: r.after,
       attempts: r.attempts,
       not_before: r.notBefore,
       tries_len: r.triesLen,
@@ -60,15 +61,16 @@ export function rowsJson(rows: readonly Row[], positions: readonly bigint[]): st
 
 /** INSERT the rows of $2 (rowsJson) into board $1; `marker` kept as written. RETURNING the new rows. */
 export const INSERT_ROWS = `INSERT INTO mdclaim.task (board, position, lead, marker, body, text_end, lead_breaks, body_breaks,
-    text, key, hash, tags, section, worktree, status, by, claimed_at, lease_ms, expires_at, commit, reason, writes, reads, attempts, not_before, tries_len)
+    text, key, hash, tags, section, worktree, status, by, claimed_at, lease_ms, expires_at, commit, reason, writes, reads, attempts, not_before, tries_len, after)
   SELECT $1, r.position, decode(r.lead, 'hex'), decode(r.marker, 'hex'), decode(r.body, 'hex'), r.text_end, r.lead_breaks, r.body_breaks,
     r.text, r.key, r.hash, ARRAY(SELECT jsonb_array_elements_text(r.tags)), r.section, r.worktree, r.status, r.by,
     r.claimed_at::timestamptz, CASE WHEN r.claimed_at IS NOT NULL THEN r.lease_ms END,
     r.claimed_at::timestamptz + r.lease_ms * interval '1 millisecond', r.commit, r.reason,
-    ARRAY(SELECT jsonb_array_elements_text(r.writes)), ARRAY(SELECT jsonb_array_elements_text(r.reads)), r.attempts, r.not_before::timestamptz, r.tries_len
+    ARRAY(SELECT jsonb_array_elements_text(r.writes)), ARRAY(SELECT jsonb_array_elements_text(r.reads)), r.attempts, r.not_before::timestamptz, r.tries_len,
+    ARRAY(SELECT jsonb_array_elements_text(r.after))
   FROM jsonb_to_recordset($2::jsonb) AS r(position bigint, lead text, marker text, body text, text_end int, lead_breaks int, body_breaks int,
     text text, key text, hash text, tags jsonb, section text, worktree text, status text, by text, claimed_at text, lease_ms bigint, commit text, reason text, writes jsonb, reads jsonb,
-    attempts int, not_before text, tries_len int)
+    attempts int, not_before text, tries_len int, after jsonb)
   RETURNING *`;
 
 /**

@@ -1,6 +1,6 @@
 import { sectionMatches } from '../format/worktree-section.js';
 import { cutoff } from '../board/claimable.js';
-import { answers, claimState, taskHolds, waits, type ClaimState, type TaskBlocker } from '../board/standing.js';
+import { answers, claimState, taskHolds, waits, type AfterTask, type ClaimState, type TaskBlocker } from '../board/standing.js';
 import { claimInstant } from '../format/claim-time.js';
 import { formatClaimedAt, type Status } from '../format/marker.js';
 import type { Task } from '../format/task.js';
@@ -41,6 +41,7 @@ export interface PathView {
 export type BlockedView =
   | { id: string; text: string; reason: 'path'; path: string; mode: 'write' | 'read'; task: string; by?: string }
   | { id: string; text: string; reason: 'above'; task: string }
+  | { id: string; text: string; reason: 'after'; task: AfterTask }
   | { id: string; text: string; reason: 'retry'; notBefore: string };
 
 export interface Summary {
@@ -108,6 +109,7 @@ export function summarize(
     if (!waits(t, w)) return;
     if (w.kind === 'path') blocked.push({ id: t.id, text: t.text, reason: 'path', path: w.hold.path, mode: w.hold.mode, task: w.hold.task, ...opt('by', w.hold.by) });
     else if (w.kind === 'above') blocked.push({ id: t.id, text: t.text, reason: 'above', task: w.task });
+    else if (w.kind === 'after') blocked.push({ id: t.id, text: t.text, reason: 'after', task: w.task });
     else blocked.push({ id: t.id, text: t.text, reason: 'retry', notBefore: w.notBefore });
   });
   claims.sort(byUrgency);

@@ -1,3 +1,4 @@
+import { waitsText } from '../board/conflict.js';
 import { printable } from '../format/printable.js';
 import type { WatchEvent } from './events.js';
 import { span, spanAhead } from '../format/span.js';
@@ -65,7 +66,9 @@ export function blocks(s: Summary, events: readonly WatchEvent[] | null, style: 
           ? [[`  ${b.id}`], [`  ${b.path} (${b.mode}) held by ${b.by ?? 'unnamed'} on ${b.task}`, 'magenta'], [`  ${b.text}`, 'dim']]
           : b.reason === 'retry'
             ? [[`  ${b.id}`], [`  retry not before ${b.notBefore}`, 'magenta'], [`  ${b.text}`, 'dim']]
-            : [[`  ${b.id}`], [`  ${style.glyphs ? '⏰' : '[blocked]'} waits for ${b.task}`, 'magenta'], [`  ${b.text}`, 'dim']],
+            : b.reason === 'after'
+              ? [[`  ${b.id}`], [`  ${waitsText(b.task)}`, 'magenta'], [`  ${b.text}`, 'dim']]
+              : [[`  ${b.id}`], [`  ${style.glyphs ? '⏰' : '[blocked]'} waits for ${b.task}`, 'magenta'], [`  ${b.text}`, 'dim']],
       ),
     });
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatClaimedAt } from '../../src/format/marker.js';
+import { textHash } from '../../src/format/id.js';
 import { mdclaimAsync } from '../helpers/cli.js';
 import { describeKinds, kinds } from './kinds.js';
 import { pgTitle } from '../helpers/pg.js';
@@ -30,19 +31,35 @@ const PATHS = ['src/a.ts', 'src/', 'docs/b.md', 'docs/', 'lib/c.ts'];
  * of its own, an untimed claim; some waiting for a retry (due or not), some
  * declaring paths, some claims holding locks. Every time is far from any edge.
  */
-export function makeBoard(seed: number, now: number): string {
+export function makeBoard(seed: number, now: number, withAfter = false): string {
   const r = prng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const at = (ms: number) => formatClaimedAt(now + ms);
   const lines: string[] = [];
   let n = 0;
   const sections = 1 + Math.floor(r() * 3);
+  // With `withAfter`, some tasks wait for others: mostly one above them by id or the start of one;
+  // now and then a section (a cycle, maybe), or an id that names nothing on the board.
+  const texts: string[] = [];
+  const after = () => {
+    if (!withAfter || texts.length === 0 || r() >= 0.5) return '';
+    const above = () => {
+      const t = pick(texts);
+      return textHash(t, 0, t.length);
+    };
+    const items = Array.from({ length: 1 + Math.floor(r() * 2) }, () =>
+      pick([() => above(), () => above(), () => above().slice(0, 6), () => `section Part ${Math.floor(r() * sections)}`, () => pick(['zzzz9', 'PLAT-404'])])(),
+    );
+    return ` {after: ${items.join(', ')}}`;
+  };
   for (let s = 0; s < sections; s++) {
     lines.push(`## Part ${s}`, '');
     const count = 3 + Math.floor(r() * 5);
     for (let i = 0; i < count; i++) {
-      const text = `task ${seed}-${n++}`;
+      const waits = after();
+      const text = `task ${seed}-${n++}${waits}`;
       const paths = r() < 0.45 ? ` {${pick(['writes', 'reads'])}: ${pick(PATHS)}}` : '';
+      texts.push(`task ${seed}-${n - 1}${paths}`);
       const kind = pick(['open', 'open', 'blocked', 'blocked', 'done', 'done', 'failed', 'live', 'lapsed', 'short', 'long', 'untimed'] as const);
       const retry = (kind === 'open' || kind === 'blocked') && r() < 0.3 ? ` // Attempts: 1, not before ${at(r() < 0.5 ? 90 * MIN : -90 * MIN)}` : '';
       // mdclaim's forms and the other ADW tools' (docs/FORMAT.md, dialects), chosen by n: no randomness taken.
@@ -73,12 +90,13 @@ export function makeBoard(seed: number, now: number): string {
 describeKinds('claimable, as listed and as claimed, on the $name board', (kind) => {
   it('lists claimable for every task exactly when claim of it succeeds, over generated boards', async () => {
     const seen = new Set<string>();
-    for (let seed = 1; seed <= 10; seed++) {
-      const doc = makeBoard(seed, Date.now());
+    for (let seed = 1; seed <= 18; seed++) {
+      // Seeds past 10 make boards whose tasks wait for one another.
+      const doc = makeBoard(seed, Date.now(), seed > 10);
       const { location } = await kind.make(doc);
       const listed = await mdclaimAsync(['list', '--json', '--file', location]);
       expect([listed.status, listed.stderr]).toEqual([0, '']);
-      const tasks = (JSON.parse(listed.stdout) as { tasks: { id: string; claimable: boolean; status: string }[] }).tasks;
+      const tasks = (JSON.parse(listed.stdout) as { tasks: { id: string; claimable: boolean; status: string; waitsFor?: unknown; refused?: string }[] }).tasks;
       // status says the same of every task as list.
       const status = await mdclaimAsync(['status', '--json', '--file', location]);
       expect([status.status, status.stderr]).toEqual([0, '']);
@@ -94,28 +112,34 @@ describeKinds('claimable, as listed and as claimed, on the $name board', (kind) 
         await board.close();
         expect({ seed, id: t.id, claimable: claimed }).toEqual({ seed, id: t.id, claimable: t.claimable });
         seen.add(`${t.status}:${t.claimable}`);
+        if (t.waitsFor !== undefined) seen.add('after:wait');
+        if (t.refused?.startsWith('waits for') === true) seen.add('after:line');
       }
     }
     // The boards held both answers for every status that can have both.
     for (const both of ['open', 'blocked', 'claimed']) expect([seen.has(`${both}:true`), seen.has(`${both}:false`)]).toEqual([true, true]);
+    // And tasks that wait for others, refused lines among them.
+    expect([seen.has('after:wait'), seen.has('after:line')]).toEqual([true, true]);
   }, 300_000);
 });
 
 describe.skipIf(kinds.length < 2)(pgTitle('claimable, as each board lists it'), () => {
   it('is the same answer, with the same hold in the way, on the file board and the PostgreSQL board', async () => {
     let held = 0;
-    for (let seed = 11; seed <= 16; seed++) {
-      const doc = makeBoard(seed, Date.now());
-      const views: { blockedBy: unknown }[][] = [];
+    let waited = 0;
+    for (let seed = 11; seed <= 22; seed++) {
+      const doc = makeBoard(seed, Date.now(), seed > 16);
+      const views: { blockedBy: unknown; waitsFor: unknown }[][] = [];
       for (const kind of kinds) {
         const { location } = await kind.make(doc);
         const listed = await mdclaimAsync(['list', '--json', '--file', location]);
-        const tasks = (JSON.parse(listed.stdout) as { tasks: { id: string; claimable: boolean; blockedBy?: unknown }[] }).tasks;
-        views.push(tasks.map((t) => ({ seed, id: t.id, claimable: t.claimable, blockedBy: t.blockedBy ?? null })));
+        const tasks = (JSON.parse(listed.stdout) as { tasks: { id: string; claimable: boolean; blockedBy?: unknown; waitsFor?: unknown; refused?: string; after?: unknown }[] }).tasks;
+        views.push(tasks.map((t) => ({ seed, id: t.id, claimable: t.claimable, blockedBy: t.blockedBy ?? null, waitsFor: t.waitsFor ?? null, refused: t.refused ?? null, after: t.after ?? null })));
       }
       expect(views[1]).toEqual(views[0]);
       held += views[0]!.filter((t) => t.blockedBy !== null).length;
+      waited += views[0]!.filter((t) => t.waitsFor !== null).length;
     }
-    expect(held).toBeGreaterThan(0);
+    expect([held > 0, waited > 0]).toEqual([true, true]);
   }, 300_000);
 });

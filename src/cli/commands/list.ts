@@ -1,5 +1,6 @@
 import { selectTasks } from '../../board/select.js';
 import { listedJson, listStanding, type Standing } from '../../board/standing.js';
+import { waitsText } from '../../board/conflict.js';
 import { spanAhead } from '../../format/span.js';
 import type { Task } from '../../format/task.js';
 import { has, one } from '../args.js';
@@ -39,7 +40,7 @@ export const list: Command = async (board, p, io) => {
   return EXIT.OK;
 };
 
-/** `claimed by a1, 24m left`, `claimed by a1, lapsed`, `open, blocked by dana on PLAT-1 (src/a.ts)`, `done by a1`, `open, retry in 1m (2 attempts)`. */
+/** `claimed by a1, 24m left`, `claimed by a1, lapsed`, `open, blocked by dana on PLAT-1 (src/a.ts)`, `open, waits for 9f2c41d0aa13 "…" (claimed by r1)`, `done by a1`, `open, retry in 1m (2 attempts)`. */
 function state(t: Task, s: Standing): string {
   return standingText(t, s) + (t.attempts === undefined ? '' : ` (${t.attempts} attempt${t.attempts === 1 ? '' : 's'})`);
 }
@@ -50,6 +51,7 @@ function standingText(t: Task, s: Standing): string {
   if (s.timeLeftMs !== undefined) return `${t.status}${by}, ${spanAhead(s.timeLeftMs)} left`;
   if (s.retryInMs !== undefined) return `${t.status}, retry in ${spanAhead(s.retryInMs)}`;
   if (s.blockedBy) return `${t.status}, blocked by ${s.blockedBy.by ?? 'someone unnamed'} on ${s.blockedBy.task} (${s.blockedBy.path})`;
+  if (s.waitsFor) return `${t.status}, ${waitsText(s.waitsFor)}`;
   if (s.refused !== undefined) return `${t.status}, not claimable: its line ${s.refused}`;
   return t.status + by;
 }
