@@ -35,10 +35,7 @@ describe('ids and {after: …}', () => {
   });
 
   it('keeps a tracker key the id when the text starts with what it waits for', () => {
-    const tasks = parseTasks('- [ ] PLAT-1 design
-- [ ] {after: PLAT-1} PLAT-2 build
-- [ ] PLAT-3 ship {after: PLAT-2}
-');
+    const tasks = parseTasks('- [ ] PLAT-1 design\n- [ ] {after: PLAT-1} PLAT-2 build\n- [ ] PLAT-3 ship {after: PLAT-2}\n');
     expect(tasks.map((t) => t.id)).toEqual(['PLAT-1', 'PLAT-2', 'PLAT-3']);
   });
 });

@@ -91,8 +91,9 @@ describe.skipIf(!pgReachable)('status --json, from the history of both boards', 
       if (kind === fileKind) writeFileSync(`${b.location}.history.jsonl`, '');
       await b.board.claim('PLAT-1', { by: 'a' });
       await b.board.done('PLAT-1', { by: 'a' });
-      await b.board.claim('PLAT-3', { by: 'c', lease: '1ms' });
-      await new Promise((r) => setTimeout(r, 10));
+      // The shortest lease a claim may have, lapsed a second after the claim.
+      await b.board.claim('PLAT-3', { by: 'c', lease: '1s' });
+      await new Promise((r) => setTimeout(r, 1050));
       await b.board.claim('PLAT-3', { by: 'd' });
       await b.board.fail('PLAT-3', { by: 'd', reason: 'red' });
       const r = mdclaim(['status', '--json', '-f', b.location]);

@@ -74,8 +74,8 @@ describe('a board URL with a password, through the CLI', () => {
       'SELECT h.event, row_to_json(h)::text AS row FROM mdclaim.history h JOIN mdclaim.board b ON b.id = h.board WHERE b.name = $1 ORDER BY h.seq',
       [name],
     );
-    // The runner renews the claim just before the command starts: renewals are not what this checks.
-    expect(events.map((e) => e.event).filter((e) => e !== 'renewed')).toEqual(['imported', 'claimed', 'done']);
+    // The runner renews the claim just before the command starts: renewals are not what this checks. The in-task lock is recorded.
+    expect(events.map((e) => e.event).filter((e) => e !== 'renewed')).toEqual(['imported', 'claimed', 'locked', 'done']);
     for (const e of events) expect(e.row).not.toContain(SECRET);
     const doc = await mdclaimAsync(['export', '--file', given]);
     expect([doc.status, doc.stdout]).toEqual([0, expect.stringMatching(/^- \[✅[^,]*, runner-1\] one/m)]);

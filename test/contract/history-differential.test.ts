@@ -64,8 +64,9 @@ async function makeStep(pick: () => number, b: TaskBoard, n: number): Promise<{ 
   const finished = tasks.filter((t) => t.status === 'done' || t.status === 'failed');
   const held = any(claimed);
   const r = pick();
-  // The shortest lease a claim may have (claim times are whole seconds): a later step may find it lapsed and take it over.
-  const lease = pick() < 0.35 ? '1s' : '30m';
+  // Leases that cannot lapse between one board's step and the other's: the lapses, takeovers and parkings are the opening's,
+  // which waits out its one-second leases (the shortest a claim may have) before the next step.
+  const lease = '30m';
   // A claimer with an attempts budget counts its claims on the line, and parks a lapsed claim at it.
   const o = { by: who, lease, ...(pick() < 0.4 ? { maxAttempts: 2 } : {}) };
   if (r < 0.18) return { name: `next ${JSON.stringify(o)}`, run: (x) => outcome(x.next(o)), after: 5 };
