@@ -16,7 +16,9 @@ const ENDER = /[ \t]*(?:\r|\n|$)| {0,3}(?:#{1,6}(?:[ \t\r\n]|$)|~{3}|`{3,}[^`\r\
  *
  * A bare ADW board is one long paragraph per section, and a paragraph's
  * lines are task lines only once it is known not to be a heading; this
- * answers that in one native match instead of a read of every line.
+ * answers that in one native match instead of a read of every line, and
+ * on a board read after another, in a comparison with it and a match of
+ * the lines that changed (see textRunEnd).
  */
 export function endsAsParagraph(src: ByteString, from: number): boolean {
   const stop = textRunEnd(src, from);
