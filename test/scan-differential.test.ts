@@ -73,6 +73,29 @@ describe('the scanner against remark', () => {
     );
   });
 
+  it('agrees on a bare board read again after an edit, as a claim reads it after the one before', async () => {
+    // The scanner remembers where the last board's run of text lines ended (see textRunEnd) and
+    // reads only what changed: the board after any edit must read as remark reads it afresh.
+    const bare = fc.tuple(fc.constantFrom('', '', ' '), fc.constantFrom('[ ]', '[x]', '[🟡, ab12, 2026-11-30T04:06:29Z]'), fc.constantFrom(' task', '')).map(([i, m, t]) => i + m + t);
+    const odd = fc.constantFrom('', '===', '---', '- [ ] item', '# H', '> q', '```', '<div>', '1. one', 'text', '\r');
+    const lines = fc.array(fc.oneof({ weight: 8, arbitrary: bare }, { weight: 1, arbitrary: odd }), { minLength: 1, maxLength: 30 });
+    const board = fc.tuple(lines, fc.constantFrom('\n', '\r\n')).map(([ls, eol]) => '# Tasks\n' + ls.join(eol) + eol);
+    const insert = fc.oneof(bare, odd, fc.constantFrom('\n', '\n===', '\n---\n', '🟡, me, 2026-12-04T20:00:00Z', 'x', '\r', ''));
+    // Cut by characters, never inside one (a board is UTF-8 bytes, not halves of a surrogate pair).
+    const edited = fc.tuple(board, fc.nat(), fc.nat({ max: 40 }), insert).map(([md, at, cut, ins]) => {
+      const chars = Array.from(md);
+      const i = at % (chars.length + 1);
+      return [md, chars.slice(0, i).join('') + ins + chars.slice(i + cut).join('')] as const;
+    });
+    await fc.assert(
+      fc.asyncProperty(edited, async ([before, after]) => {
+        scan(before);
+        expect(scan(after)).toEqual(await reference(after));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('reads by the spec, when asked to, the same where none of remark’s departures can arise', async () => {
     // One shallow prefix a line and no bare `-` after it: no indented code, no list item
     // nested on an interrupting line; and no kind-7 HTML.
