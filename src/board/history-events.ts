@@ -39,7 +39,7 @@ export function journalLine(e: Journalled): string {
 function changeEvents(src: ByteString, c: Changed, via: Via, at: string, by?: string): Journalled[] {
   const was: State = { ...lineFields(src, c.seen.t), locks: locksAfter(src, c.seen.t.end) };
   const ids = idOf(src, c.seen.text[0], c.seen.text[1]);
-  return transitionEvents(was, c.want, via, by).map((e) => ({ at, ...e, ...ids, via, text: c.want.text }));
+  return transitionEvents(was, c.want, via, by).map((e) => ({ at, ...e, ...ids, ...counted(c.want.attempts), via, text: c.want.text }));
 }
 
 type Made = Omit<Journalled, 'at' | 'id' | 'hash' | 'via' | 'text'>;
@@ -84,6 +84,11 @@ function lockEvents(before: readonly PathLock[], after: readonly PathLock[], by:
   return out;
 }
 
+/** The attempts a line counts after an event, as the event carries them (none where the line counts none). */
+function counted(attempts: number | undefined): { attempts?: number } {
+  return attempts === undefined ? {} : { attempts };
+}
+
 function claimOf(s: State): Partial<Made> {
   return { ...opt('claimedAt', s.claimedAt), ...opt('lease', s.lease) };
 }
@@ -109,7 +114,7 @@ export function editJournal(before: readonly Task[], after: readonly Task[], at:
   const left = new Map<string, Task[]>();
   for (const t of before) left.set(t.text, [...(left.get(t.text) ?? []), t]);
   const out: Journalled[] = [];
-  const record = (t: Task, made: Made) => out.push({ at: when, ...made, ...idOf(bytes(t.text)), via: 'edit', text: t.text });
+  const record = (t: Task, made: Made) => out.push({ at: when, ...made, ...idOf(bytes(t.text)), ...(made.event === 'removed' ? {} : counted(t.attempts)), via: 'edit', text: t.text });
   for (const t of after) {
     const was = left.get(t.text)?.shift();
     if (was === undefined) record(t, { event: 'added' });

@@ -90,6 +90,8 @@ export interface HistoryEvent {
   lease?: string;
   commit?: string;
   reason?: string;
+  /** The attempts the task's line counts after the event (its `// Attempts: N` field), where it counts them. */
+  attempts?: number;
   /** locked, unlocked: the paths, `write:` or `read:` before each. */
   paths?: string[];
   /** The operation that made the change: `next`, `claim`, `heartbeat`, `done`, `fail`, `release`, `retry`, `reopen`, `reap`, `add`, `import`, `lock`, `unlock`, `edit`. */

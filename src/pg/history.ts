@@ -13,6 +13,7 @@ interface EventRow {
   lease_ms: string | null;
   commit: string | null;
   reason: string | null;
+  attempts: number | null;
   via: string;
   text: string;
   id: string;
@@ -28,7 +29,7 @@ interface EventRow {
 export async function historyOf(c: Conn, board: number, r: HistoryRequest): Promise<HistoryEvent[]> {
   const rows = await c.query<EventRow>(
     `SELECT h.seq, to_char(h.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at, h.event, h.by, h.prior_by,
-       to_char(h.claimed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS claimed_at, h.lease_ms, h.commit, h.reason, h.via, h.text,
+       to_char(h.claimed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS claimed_at, h.lease_ms, h.commit, h.reason, h.attempts, h.via, h.text,
        coalesce(h.key, h.hash) AS id, h.paths
      FROM mdclaim.history h WHERE h.board = $1 AND ($2::text IS NULL OR h.hash = $2 OR h.key = $2)
        AND ($3::bigint IS NULL OR h.at >= to_timestamp($3::bigint / 1000.0)) AND ($4::text IS NULL OR h.by = $4)
@@ -43,6 +44,7 @@ export async function historyOf(c: Conn, board: number, r: HistoryRequest): Prom
     if (r.lease_ms !== null) e.lease = formatLease(Number(r.lease_ms));
     if (r.commit !== null) e.commit = r.commit;
     if (r.reason !== null) e.reason = r.reason;
+    if (r.attempts !== null) e.attempts = r.attempts;
     if (r.paths !== null) e.paths = r.paths;
     return e;
   });

@@ -129,8 +129,8 @@ const GONE = (where: string) => `WITH gone AS (DELETE FROM mdclaim.path_lock WHE
 async function logPaths(c: Conn, task: string, event: 'locked' | 'unlocked', by: string, paths: readonly string[], via: string): Promise<void> {
   if (paths.length === 0) return;
   await c.query(
-    `INSERT INTO mdclaim.history (board, task, hash, key, text, event, by, paths, via)
-     SELECT board, uid, hash, key, text, $2, $3, $4::text[], $5 FROM mdclaim.task WHERE uid = $1`,
+    `INSERT INTO mdclaim.history (board, task, hash, key, text, event, by, paths, attempts, via)
+     SELECT board, uid, hash, key, text, $2, $3, $4::text[], attempts, $5 FROM mdclaim.task WHERE uid = $1`,
     [task, event, by, paths, via],
   );
 }

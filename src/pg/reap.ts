@@ -25,7 +25,7 @@ function reapRows(stale: string, max: string, via: string): string {
     UPDATE mdclaim.task t SET status = 'open', by = NULL, claimed_at = NULL, lease_ms = NULL, expires_at = NULL, marker = ${bareMarker('t')},
       -- The lapsed claim stays counted where the line counts, or a budget asks for it.
       ${setTries(`'open'`, `CASE WHEN t.attempts IS NOT NULL OR ${max}::int IS NOT NULL THEN coalesce(t.attempts, 1) ELSE 0 END`, 'NULL')}
-    FROM ${stale} s WHERE t.uid = s.uid AND NOT ${AT_BUDGET('s', max)} RETURNING t.uid
+    FROM ${stale} s WHERE t.uid = s.uid AND NOT ${AT_BUDGET('s', max)} RETURNING t.uid, t.attempts
   ),
   parked AS (
     UPDATE mdclaim.task t SET status = 'failed', by = NULL, claimed_at = NULL, lease_ms = NULL, expires_at = NULL, marker = NULL, commit = NULL,
@@ -33,7 +33,7 @@ function reapRows(stale: string, max: string, via: string): string {
       body = mdclaim.parked_body(t.body, t.text_end, coalesce(t.attempts, 1), s.by),
       tries_len = length(mdclaim.tries_field('failed', coalesce(t.attempts, 1), NULL)),
       attempts = CASE WHEN coalesce(t.attempts, 1) > 1 THEN t.attempts END
-    FROM ${stale} s WHERE t.uid = s.uid AND ${AT_BUDGET('s', max)} RETURNING t.uid
+    FROM ${stale} s WHERE t.uid = s.uid AND ${AT_BUDGET('s', max)} RETURNING t.uid, t.attempts
   ),
   -- Their locks leave with them, in the same statement.
   unlocked AS (DELETE FROM mdclaim.path_lock l USING ${stale} s WHERE l.task = s.uid),
@@ -45,6 +45,8 @@ function reapRows(stale: string, max: string, via: string): string {
     claimedAt: 'claimed_at',
     leaseMs: 'lease_ms',
     reason: `CASE WHEN ${AT_BUDGET(stale, max)} THEN mdclaim.park_reason(coalesce(attempts, 1), by) END`,
+    // The rows as they were are logged; what they count after is what the reopen or the parking wrote.
+    attempts: `(SELECT n.attempts FROM (SELECT uid, attempts FROM reaped UNION ALL SELECT uid, attempts FROM parked) n WHERE n.uid = ${stale}.uid)`,
     via,
   })}
   SELECT ${taskColumns(stale)} FROM ${stale} WHERE uid IN (SELECT uid FROM reaped UNION ALL SELECT uid FROM parked) ORDER BY position`;

@@ -135,13 +135,15 @@ const OPENING: { name: string; run: Step; after?: number }[] = [
 /** What is compared of an event: all but its times and place; a racer is whoever won. */
 function compared(e: HistoryEvent): string {
   const name = (s?: string) => (s?.startsWith('racer-') ? 'racer' : s);
-  return JSON.stringify([e.event, e.id, name(e.by), name(e.from), e.commit, e.reason, e.paths, e.via, e.text]);
+  return JSON.stringify([e.event, e.id, name(e.by), name(e.from), e.commit, e.reason, e.attempts, e.paths, e.via, e.text]);
 }
 
 const own = (e: HistoryEvent) => e.event !== 'renewed' && e.event !== 'imported';
 
 describe.skipIf(!pgReachable)('history, on both boards', () => {
   const seen: string[] = [];
+  // Events that carry the attempts their task's line counts after them (a first attempt is not written; a second is).
+  const counted: string[] = [];
   for (const seed of [1, 2, 3, 4]) {
     it(`is the same for the same generated sequence of commands (seed ${seed})`, async () => {
       const file = await fileKind.make(BOARD);
@@ -160,6 +162,7 @@ describe.skipIf(!pgReachable)('history, on both boards', () => {
       const [a, b] = [await file.board.history(), await pg.board.history()];
       expect(a.length).toBeGreaterThan(20);
       seen.push(...a.map((e) => e.event));
+      counted.push(...a.filter((e) => e.attempts !== undefined).map((e) => `${e.event} ${e.attempts}`));
       expect(a.map(compared), steps.join('\n')).toEqual(b.filter(own).map(compared));
       // One task's history is the board's, of that task alone.
       const id = a[0]!.id;
@@ -170,6 +173,7 @@ describe.skipIf(!pgReachable)('history, on both boards', () => {
   }
 
   it('the sequences made every kind of event both boards record', () => {
+    expect(counted.filter((c) => /^(reaped|parked|taken over) /.test(c)).length, 'lapses that count attempts').toBeGreaterThan(0);
     expect(new Set(seen)).toEqual(new Set(['added', 'claimed', 'taken over', 'done', 'failed', 'released', 'retried', 'reaped', 'parked', 'locked', 'unlocked']));
   });
 });
