@@ -2,6 +2,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { MdclaimError } from '../errors.js';
+import { startTime } from '../platform/process-start.js';
 import { sleep } from '../storage/deadline.js';
 import { groupHasLiveMembers, ProcessGroup } from './group.js';
 import type { Watchdog } from './watchdog.js';
@@ -77,7 +78,7 @@ export async function setUpOnce(setup: string, w: Entered, env: NodeJS.ProcessEn
   if (existsSync(join(gitDir, DONE)) || ctl.stopped) return;
   let exit;
   try {
-    exit = await ctl.run(['/bin/sh', '-c', setup], { ...opts, env, cwd: w.dir }, (pgid) => writeFileSync(join(gitDir, RUNNING), `${pgid}\n`));
+    exit = await ctl.run(['/bin/sh', '-c', setup], { ...opts, env, cwd: w.dir }, (pgid) => writeFileSync(join(gitDir, RUNNING), `${pgid} ${startTime(pgid, process.platform) ?? ''}\n`));
   } catch (err) {
     throw new MdclaimError('WORKTREE', `--setup cannot start in ${w.dir}: ${(err as Error).message}; the task was given back`);
   }
@@ -89,15 +90,25 @@ export async function setUpOnce(setup: string, w: Entered, env: NodeJS.ProcessEn
   if (await renew()) writeFileSync(join(gitDir, DONE), `${setup}\n`);
 }
 
-/** Wait while the setup whose group the mark names still has a live member. */
+/**
+ * Wait while the setup whose group the mark names still has a live member.
+ * A mark a SIGKILLed runner left names a group long gone, whose number a new
+ * group's leader may have taken since: one whose leader started at another
+ * time than the mark says is not waited for.
+ */
 async function untilOtherSetupEnds(mark: string, ctl: SetupControl, waits: (pgid: number) => void): Promise<void> {
   let pgid: number;
+  let started: string | undefined;
   try {
-    pgid = Number(readFileSync(mark, 'utf8').trim());
+    const [group, start] = readFileSync(mark, 'utf8').trim().split(' ');
+    pgid = Number(group);
+    started = start === '' ? undefined : start;
   } catch {
     return;
   }
   if (!Number.isSafeInteger(pgid) || pgid <= 1 || !groupHasLiveMembers(pgid)) return;
+  const leader = startTime(pgid, process.platform);
+  if (started !== undefined && typeof leader === 'string' && leader !== 'zombie' && leader !== started) return;
   waits(pgid);
   while (groupHasLiveMembers(pgid) && !ctl.stopped) await sleep(100);
 }
