@@ -45,7 +45,7 @@ function followed(path: string): string {
 }
 
 /** The real path of `path`, or of its longest existing start with the rest appended. */
-function real(path: string): string {
+export function real(path: string): string {
   try {
     return realpathSync(path);
   } catch {

@@ -1,6 +1,7 @@
 import { lstatSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, gitOut } from './git.js';
+import { dirtyPaths } from './worktree-task.js';
 
 /**
  * How many paths in the worktree at `dir` hold work no commit has: what
@@ -9,8 +10,7 @@ import { git, gitOut } from './git.js';
  * (hiddenEdits), which `git status` never shows.
  */
 export async function uncommittedPaths(dir: string): Promise<number> {
-  const shown = await gitOut(dir, ['status', '--porcelain', '--untracked-files=all']);
-  return (shown === '' ? 0 : shown.split('\n').length) + (await hiddenEdits(dir)).length;
+  return (await dirtyPaths(dir)) + (await hiddenEdits(dir)).length;
 }
 
 /**

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { MdclaimError } from '../errors.js';
+import { real } from '../platform/followed-path.js';
 import { gitOut } from './git.js';
 import { readRecordAt } from './worktree-record.js';
 
@@ -38,14 +39,4 @@ async function adminDirOf(top: string, dir: string): Promise<string | undefined>
     }
   }
   return undefined;
-}
-
-/** The real path of `path`'s nearest existing directory, joined with the rest: a missing worktree's path, however it is spelt. */
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    const up = dirname(path);
-    return up === path ? path : join(real(up), path.slice(up.length + 1));
-  }
 }
