@@ -77,7 +77,7 @@ export function keptFor(info: WorktreeInfo, held: boolean): string | undefined {
   if (info.madeBranch !== true) return undefined;
   if (info.baseBranch === undefined) return 'no base branch to compare it with';
   if (info.cancelsOut && info.onlyHere.length > 0) {
-    return `its ${plural(info.onlyHere.length, 'commit')} add up to no change from its base and no other ref has them: a person decides (mdclaim worktrees remove ${info.name} --force)`;
+    return `its ${plural(info.onlyHere.length, 'commit')} add up to no change from its base and no other ref has them: a person decides (npx mdclaim worktrees remove ${info.name} --force)`;
   }
   if (!info.merged) return `its changes are not in ${info.baseBranch}${info.ahead ? ` (${plural(info.ahead, 'commit')} ahead of its base)` : ''}`;
   if (!info.deletable) return `${plural(info.onlyHere.length, 'commit')} of it on no other ref`;

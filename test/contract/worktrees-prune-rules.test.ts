@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI } from '../helpers/cli.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { mdclaimIn } from '../helpers/cli.js';
 import { gitEnv } from '../helpers/git.js';
 import { runner } from '../helpers/runner.js';
 import { describeKinds } from './kinds.js';
@@ -51,10 +51,7 @@ case "$MDCLAIM_BRANCH" in
 esac
 `;
 
-function cli(args: string[], cwd: string, env: Record<string, string>) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env }, encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[], cwd: string, env: Record<string, string>) => mdclaimIn(cwd, args, { env });
 
 const lines = (out: string) => out.split('\n').filter(Boolean).sort();
 
@@ -137,7 +134,7 @@ describeKinds('worktrees prune on the $name board', (kind) => {
   });
 
   it('keeps a branch whose commits cancel out and that no other ref has, saying so', () => {
-    expect(lines(seen.prune.stdout)).toContain('kept revert: its 2 commits add up to no change from its base and no other ref has them: a person decides (mdclaim worktrees remove revert --force)');
+    expect(lines(seen.prune.stdout)).toContain('kept revert: its 2 commits add up to no change from its base and no other ref has them: a person decides (npx mdclaim worktrees remove revert --force)');
     expect(existsSync(tree('revert'))).toBe(true);
     expect(branchAt('revert')).toBe(seen.revert);
     expect(listed('revert')).toMatchObject({ ahead: 2, merged: false, cancelsOut: true, deletable: false, onlyHere: [expect.stringMatching(/^\w{7,} Revert "try"$/), expect.stringMatching(/^\w{7,} try$/)] });
