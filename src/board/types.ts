@@ -105,7 +105,7 @@ export interface HistoryOptions {
   id?: string;
   /** Events at or after this instant (epoch milliseconds). */
   since?: number;
-  /** Events whose `by` or `from` is this name. */
+  /** Events made by this name (their `by`). */
   by?: string;
 }
 

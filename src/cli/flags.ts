@@ -55,7 +55,7 @@ export const FLAGS: Record<string, Flag> = {
   setup: { value: 'CMD', text: 'a shell command run once in a new worktree' },
   force: { text: 'remove the worktree even though commits of its branch are on no other ref (they go with it)' },
   writes: { value: 'P', text: "a path you write (repeat, or a,b); a directory ends in /; relative to the board's directory" },
-  reads: { value: 'P', text: 'a path you only read (readers share)' },
+  reads: { value: 'P', text: 'a path you only read (repeat, or a,b; readers share)' },
   after: { value: 'ID', text: 'a task the new one waits for, by id or the start of one (repeat, or a,b), or "section NAME": written as {after: …}' },
   agents: { text: 'write nothing; print the lines an AGENTS.md or CLAUDE.md needs to teach an agent the loop (next, heartbeat, done/fail, exit statuses, the MCP route)' },
   'no-history': { text: 'make no journal beside the board: it keeps no history (docs/FORMAT.md)' },

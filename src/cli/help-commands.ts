@@ -147,6 +147,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: "create or upgrade the PostgreSQL board's schema",
     about: "Create or upgrade the mdclaim schema in the database --file names. Every board does this on first use; run it to upgrade at a time of your choosing.",
     examples: ['npx mdclaim migrate --file "postgres://db/app"'],
+    exits: '0 the schema is at the latest version, 1 the database cannot be reached or upgraded, 2 a file board',
   },
   edit: {
     args: 'none',
@@ -162,6 +163,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: 'list the paths live claims hold: declared on their line or locked',
     about: 'List every path a live claim holds, one a line: its mode, the path, the holder and the task, declared on the task\'s line ({writes: …}) or locked with paths lock.',
     examples: ['npx mdclaim paths', 'npx mdclaim paths --json'],
+    exits: '0 (also when no path is held)',
   },
   'paths lock': {
     args: 'task',
