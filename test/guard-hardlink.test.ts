@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { linkSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { describeKinds } from './contract/kinds.js';
-import { CLI } from './helpers/cli.js';
+import { mdclaimIn } from './helpers/cli.js';
+import { editHook as hook } from './helpers/guard.js';
 import { connect } from './helpers/mcp.js';
 
 // A write through a hard link changes the file another name of it holds: guard and paths check treat
@@ -12,18 +12,12 @@ import { connect } from './helpers/mcp.js';
 
 const BOARD = '# Work\n\n- [ ] T-1 edit a {writes: src/a.ts}\n- [ ] T-2 edit lib {writes: lib/}\n- [ ] T-3 free task\n';
 
+const cli = (args: string[], input: string, cwd: string) => mdclaimIn(cwd, args, { input });
+
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-
-function cli(args: string[], input: string, cwd: string) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MDCLAIM_')));
-  const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8', cwd, env });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-const hook = (file: string, cwd: string) => JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Edit', cwd, tool_input: { file_path: file, old_string: 'a', new_string: 'b' } });
 
 describeKinds('a hard-linked file on the $name board', (kind) => {
   /** agent-b holds T-1 (src/a.ts) and T-2 (lib/); the project has copy.ts and deep.ts, hard links to src/a.ts and lib/x/y.ts. */

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { textHash } from '../../src/format/id.js';
 import { mdclaimAsync } from '../helpers/cli.js';
 import { connect } from '../helpers/mcp.js';

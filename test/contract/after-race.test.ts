@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
 import { textHash } from '../../src/format/id.js';
 import { parseTasks } from '../../src/index.js';
 import { fixture, lines, startTogether } from '../helpers/procs.js';
@@ -48,6 +49,8 @@ describeKinds('racing workers on the $name board whose tasks wait for one anothe
   it(`runs each task exactly once across ${PROCS} processes, never before what it waits for is done`, async () => {
     const { doc, deps } = layered();
     const b = await kind.make(doc);
+    // The board's own record of the order of its changes, made under its lock (a file board's journal).
+    if (b.board.kind === 'file') writeFileSync(`${b.location}.history.jsonl`, '');
     const runs = await startTogether(Array.from({ length: PROCS }, (_, i) => ({ script: fixture('after-worker.mjs'), args: [b.location, `w${i}`] })));
     const exits = await Promise.all(runs.map((r) => r.done));
     expect(exits.map((e) => [e.code, e.stderr, e.stdout.includes('stuck')])).toEqual(exits.map(() => [0, '', false]));
@@ -67,6 +70,14 @@ describeKinds('racing workers on the $name board whose tasks wait for one anothe
     const early: string[] = [];
     for (const [id, on] of deps) for (const d of on) if (!(finishing.get(d)! < claimed.get(id)![0]!)) early.push(`${id} before ${d}`);
     expect(early).toEqual([]);
+    // And by the board's own order: every task it waits for was done before its claim was made.
+    const events = await b.board.history();
+    const seqOf = (event: string) => new Map(events.filter((e) => e.event === event).map((e) => [e.id, e.seq]));
+    const [done, claims] = [seqOf('done'), seqOf('claimed')];
+    const before: string[] = [];
+    for (const [id, on] of deps) for (const d of on) if (!(done.get(d)! < claims.get(id)!)) before.push(`${id} claimed before ${d} was done`);
+    expect(done.size).toBe(LAYERS * WIDTH);
+    expect(before).toEqual([]);
     expect(parseTasks((await b.bytes()).toString()).map((t) => t.status)).toEqual(Array.from({ length: LAYERS * WIDTH }, () => 'done'));
   }, 300_000);
 });

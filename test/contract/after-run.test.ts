@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { textHash } from '../../src/format/id.js';
 import { runner, until } from '../helpers/runner.js';
 import { describeKinds } from './kinds.js';

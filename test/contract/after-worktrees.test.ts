@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { textHash } from '../../src/format/id.js';
 import { CLI } from '../helpers/cli.js';
 import { repo } from '../helpers/git.js';

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { parseTasks } from '../../src/index.js';
 import { mdclaim } from '../helpers/cli.js';
 import { describeKinds } from './kinds.js';

@@ -1,5 +1,5 @@
 import { named } from '../../src/format/named.js';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { MdclaimError, parseTasks, type Task } from '../../src/index.js';
 import { describeKinds, fileKind } from './kinds.js';
 

@@ -4,24 +4,13 @@ import { textHash } from '../../src/format/id.js';
 import { mdclaimAsync } from '../helpers/cli.js';
 import { describeKinds, kinds } from './kinds.js';
 import { pgTitle } from '../helpers/pg.js';
+import { prng } from '../helpers/prng.js';
 
 // What a listing says of a task is what a claim of it does: for every task of
 // generated boards (blockers of every kind), `claimable` in `list --json` (and
 // in `status --json`) is exactly whether `claim` of it succeeds, on every board.
 
 const MIN = 60_000;
-
-/** A small seeded generator, so a failing board can be made again from its seed. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PATHS = ['src/a.ts', 'src/', 'docs/b.md', 'docs/', 'lib/c.ts'];
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeKinds } from './kinds.js';
 
 // The line forms other ADW tools write (docs/FORMAT.md, dialects), read the same on every kind of

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { HistoryEvent, TaskBoard } from '../../src/index.js';
 import { fileKind, pgKind } from './kinds.js';
 import { pgReachable } from '../helpers/pg.js';
+import { prng } from '../helpers/prng.js';
 
 // Both boards keep one history: the same generated sequence of commands
 // (claims, races, lapses and takeovers, done with commits, failures with
@@ -24,17 +25,6 @@ const BOARD = `# Backend
 - [ ] PLAT-3 Dark mode
 - [ ] Tidy the footer
 `;
-
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const NAMES = ['ann', 'bob', 'cy'];

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeKinds } from './kinds.js';
 
 // A lock line's time is read the same on every kind of board (lockSince): one not in mdclaim's own

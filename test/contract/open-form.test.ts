@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeKinds } from './kinds.js';
 
 // A claim and a release (or a reap, or a retry) give a line back byte for byte, `[]` as well as

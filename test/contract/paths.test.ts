@@ -1,5 +1,5 @@
 import { named } from '../../src/format/named.js';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { parseTasks, type PathLocking, type Task, type TaskBoard } from '../../src/index.js';
 import { errorOf } from '../helpers/errors.js';
 import { describeKinds } from './kinds.js';

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { PgBoard } from '../../src/index.js';
 import { named } from '../../src/format/named.js';
 import { errorOf } from '../helpers/errors.js';

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { CLI } from '../helpers/cli.js';
+import { expect, it } from 'vitest';
+import { CLI, cleanEnv } from '../helpers/cli.js';
 import { repo } from '../helpers/git.js';
 import { runner } from '../helpers/runner.js';
 import { describeKinds } from './kinds.js';
@@ -12,12 +12,6 @@ import { describeKinds } from './kinds.js';
 
 const BIN = fileURLToPath(new URL('../../bin/mdclaim.cjs', import.meta.url));
 const HOOK = fileURLToPath(new URL('../../examples/pre-commit', import.meta.url));
-
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('MDCLAIM_')) env[k] = v;
-  return { ...env, ...extra };
-}
 
 describeKinds('a worktree of run --worktree on the $name board', (kind) => {
   it('reads the runner\'s board in commands without --file, the pre-commit hook and doctor', async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { repo } from '../helpers/git.js';
 import { runner } from '../helpers/runner.js';
 import { describeKinds } from './kinds.js';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { repo } from '../helpers/git.js';
 import { runner } from '../helpers/runner.js';
 import { describeKinds } from './kinds.js';

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, mdclaim } from '../helpers/cli.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { mdclaim, mdclaimIn } from '../helpers/cli.js';
 import { gitEnv } from '../helpers/git.js';
 import { runner } from '../helpers/runner.js';
 import { describeKinds } from './kinds.js';
@@ -32,10 +32,7 @@ case "$MDCLAIM_BRANCH" in
 esac
 `;
 
-function cli(args: string[], cwd: string, env: Record<string, string>) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env }, encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[], cwd: string, env: Record<string, string>) => mdclaimIn(cwd, args, { env });
 
 describeKinds('worktrees remove on the $name board', (kind) => {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'mdclaim-remove-')));

@@ -15,6 +15,12 @@ export function mdclaim(args: string[], env: Record<string, string> = {}): CliRe
   return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** The same in `cwd`, with `input` on stdin: for commands that find their board or repository from where they run. */
+export function mdclaimIn(cwd: string, args: string[], o: { env?: Record<string, string>; input?: string } = {}): CliResult {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: cleanEnv(o.env ?? {}), ...(o.input === undefined ? {} : { input: o.input }) });
+  return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
 /** The same, without blocking the test process (for several at once). */
 export function mdclaimAsync(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
@@ -28,7 +34,8 @@ export function mdclaimAsync(args: string[], env: Record<string, string> = {}): 
   });
 }
 
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+/** This environment less every MDCLAIM_ setting, plus `extra`. */
+export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('MDCLAIM_')) env[k] = v;
   return { ...env, ...extra };
