@@ -3,7 +3,7 @@ import { bytes } from '../format/bytes.js';
 import { hashNumber, idForm, textHashNumber, trackerKey } from '../format/id.js';
 import type { Status } from '../format/marker.js';
 import { sectionMatches } from '../format/worktree-section.js';
-import { isPrefix, MIN_PREFIX, noTask, resolvePrefix } from './resolve-id.js';
+import { idsStartingWith, isPrefix, noTask, resolvePrefix } from './resolve-id.js';
 
 // What a task waits for (`{after: …}`), resolved on the board it is on: the
 // input blockerOf reads for its after rule, built once per read, on every
@@ -95,11 +95,10 @@ export class Dependencies {
       const tasks = this.keys().get(id) ?? [];
       return tasks.length > 1 ? { ref, problem: `waits for ${ref}, which is on ${tasks.length} tasks: name one by its id` } : this.named(ref, tasks);
     }
-    if (id.length < MIN_PREFIX) return this.named(ref, undefined);
-    const ids = new Set<string>();
-    for (const t of this.tasks) if (t.id.startsWith(id)) ids.add(t.id);
+    if (!isPrefix(id)) return this.named(ref, undefined);
+    const ids = idsStartingWith(id, this.tasks);
     if (ids.size > 1) return { ref, problem: `waits for ${ref}, the start of ${ids.size} ids: use more of one` };
-    const [whole] = ids;
+    const [whole] = ids.keys();
     if (whole === undefined) return this.named(ref, undefined);
     return this.named(ref, idForm(whole) === 'hash' ? this.hashes().get(hashNumber(whole)) : this.keys().get(whole));
   }

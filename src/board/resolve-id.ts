@@ -24,13 +24,19 @@ export function isPrefix(id: string): boolean {
  * text when several ids start with it.
  */
 export function resolvePrefix(prefix: string, tasks: Iterable<{ id: string; text: string }>): string {
-  const ids = new Map<string, { id: string; text: string }>();
-  for (const t of tasks) if (t.id.startsWith(prefix) && !ids.has(t.id)) ids.set(t.id, t);
+  const ids = idsStartingWith(prefix, tasks);
   if (ids.size === 1) return [...ids.keys()][0]!;
   if (ids.size === 0) throw new MdclaimError('NOT_FOUND', `no task with id ${prefix}, nor one whose id starts with it`);
   const shown = [...ids.values()].slice(0, LISTED).map(named);
   const more = ids.size > LISTED ? `, and ${ids.size - LISTED} more` : '';
   throw usage(`${prefix} is the start of ${ids.size} ids: use more of one: ${shown.join(', ')}${more}`);
+}
+
+/** The ids `prefix` is the start of, each with its first task: what resolvePrefix decides from, for a caller that reports rather than throws. */
+export function idsStartingWith<T extends { id: string }>(prefix: string, tasks: Iterable<T>): Map<string, T> {
+  const ids = new Map<string, T>();
+  for (const t of tasks) if (t.id.startsWith(prefix) && !ids.has(t.id)) ids.set(t.id, t);
+  return ids;
 }
 
 /** NOT_FOUND for an id no task answers to; one too short to be the start of an id says how long one must be. */
