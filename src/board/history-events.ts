@@ -30,7 +30,7 @@ export function planJournal(src: ByteString, plan: Plan<unknown>, via: Via, at: 
 }
 
 /** One event as its journal line: JSON, its fields in one order (when, what, which task, then the rest). */
-export function journalLine(e: Journalled): string {
+function journalLine(e: Journalled): string {
   const { at, event, id, hash, via, text, ...rest } = e;
   return JSON.stringify({ at, event, id, hash, ...rest, via, text });
 }
@@ -48,7 +48,7 @@ type Made = Omit<Journalled, 'at' | 'id' | 'hash' | 'via' | 'text'>;
  * What a change of one task from `was` to `now` records, through `via`:
  * the one rule for every write of a file board, an edit's included.
  */
-export function transitionEvents(was: State, now: State, via: Via, by?: string): Made[] {
+function transitionEvents(was: State, now: State, via: Via, by?: string): Made[] {
   const out: Made[] = [];
   const held = was.status === 'claimed';
   // A renewal (a heartbeat, the holder's own path locks, an edit of them) keeps the claim; any other claim of a claimed task takes it over.

@@ -29,7 +29,7 @@ export function historyRequest(options: string | HistoryOptions | undefined): Hi
 }
 
 /** A journal line as an event without its place; null for a line that is not one (a torn last line, a line written by hand). */
-export function readJournalLine(line: string): Journalled | null {
+function readJournalLine(line: string): Journalled | null {
   let e: unknown;
   try {
     e = JSON.parse(line);

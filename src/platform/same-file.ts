@@ -11,7 +11,7 @@ const MAX_ENTRIES = 20_000;
  * a write through one name changes what the other holds. Asked only of a
  * file with more than one link; a held directory is looked through for it.
  */
-export function sameFileAs(base: string, abs: string, held: readonly string[]): string[] {
+function sameFileAs(base: string, abs: string, held: readonly string[]): string[] {
   let st: Stats;
   try {
     st = statSync(abs);

@@ -8,7 +8,7 @@ import type { Task } from '../format/task.js';
 /** How far back status and watch read the history: the window of the durations and the "most" lists. */
 export const HISTORY_WINDOW_MS = 24 * 3_600_000;
 /** The window of the done and failed counts. */
-export const RATE_HOUR_MS = 3_600_000;
+const RATE_HOUR_MS = 3_600_000;
 /** How many tasks each "most" list names. */
 const MOST = 3;
 
