@@ -19,8 +19,8 @@ import type { WorktreeRun } from './worktree-task.js';
 /**
  * The polling trigger as a library function: claim the next task, run the
  * command with it, keep the claim alive, write ✅ or ❌ when the command
- * ends, give the task back when stopped. It uses only the board's six
- * operations, so it runs the same on any storage.
+ * ends, give the task back when stopped. It uses only what RunnerBoard
+ * names of the board, so it runs the same on any storage.
  */
 export async function runTasks(board: RunnerBoard, options: RunOptions): Promise<RunResult> {
   refuseCommandOn(process.platform, 'run'); // process groups, /bin/sh and the watchdog's signals are POSIX's
@@ -171,7 +171,7 @@ class Loop {
       const max = s.maxAttempts === undefined ? {} : { maxAttempts: s.maxAttempts };
       const options = { by: this.by, ...(s.lease === undefined ? {} : { lease: s.lease }), ...(s.tags ? { tags: s.tags } : {}), ...(s.section === undefined ? {} : { section: s.section }), ...max, onPassOver: (p: PassedOver) => this.passedOver(p) };
       if (s.worktree === undefined) return await this.board.next(options);
-      this.worktrees ??= { trees: await findTrees(s.cwd, s.worktree.trees, s.worktree.base, this.board.handOff ?? this.board.location ?? this.board.path ?? ''), setup: s.worktree.setup, commitChanges: s.worktree.commit ?? false };
+      this.worktrees ??= { trees: await findTrees(s.cwd, s.worktree.trees, s.worktree.base, this.board.handOff), setup: s.worktree.setup, commitChanges: s.worktree.commit ?? false };
       return await nextInWorktree(this.board, options, this.worktrees.trees);
     } catch (err) {
       if (!s.loop || (err as { code?: unknown }).code !== 'LOCK_TIMEOUT') throw err;
@@ -247,7 +247,7 @@ class Loop {
     return (section === undefined || sectionMatches(t.section, section)) && (tags === undefined || tags.every((g) => t.tags.includes(g)));
   }
 
-  /** Wait for `ms`, a task's end or a signal; with a board that can say when work appears, for that too. */
+  /** Wait for `ms`, a task's end or a signal, or until the board says work may have appeared. */
   private async nap(ms: number): Promise<void> {
     // Once stopping, only the commands' ends are worth waiting for.
     if (this.stopping !== undefined && (Number.isFinite(ms) || this.running.size === 0)) return;
@@ -259,9 +259,7 @@ class Loop {
       };
     });
     const cancel = Number.isFinite(ms) ? after(ms, this.wake) : undefined;
-    if (this.board.waitForWork && Number.isFinite(ms)) {
-      this.board.waitForWork(woken.signal, ms).then(this.wake, this.wake);
-    }
+    if (Number.isFinite(ms)) this.board.waitForWork(woken.signal, ms).then(this.wake, this.wake);
     await done;
     cancel?.();
     this.wake = () => {};

@@ -211,10 +211,10 @@ export class RunningTask {
   private async failedOrRetried(hb: Heartbeat, reason: string): Promise<TaskOutcome> {
     const { board, retries, retryDelayMs: base } = this.ctx;
     const attempts = this.task.attempts ?? 1;
-    if (!mayRetry(attempts, retries) || board.retry === undefined) return this.failed(hb, finalReason(reason, attempts, retries));
+    if (!mayRetry(attempts, retries)) return this.failed(hb, finalReason(reason, attempts, retries));
     const delay = retryDelayMs(base, attempts);
     let back: Task | undefined;
-    if (!(await this.ending(hb, 'retry', async (fence) => (back = await board.retry!(this.task.id, { ...fence, delay }))))) return this.ownEnding(hb);
+    if (!(await this.ending(hb, 'retry', async (fence) => (back = await board.retry(this.task.id, { ...fence, delay }))))) return this.ownEnding(hb);
     const notBefore = back?.notBefore ?? formatClaimedAt(Date.now() + delay);
     this.ctx.emit({ event: 'retrying', id: this.task.id, reason, attempts, notBefore, ms: this.ms() });
     return { id: this.task.id, outcome: 'retried', reason, ms: this.ms() };
