@@ -4,7 +4,7 @@ import { isValidBy } from '../format/marker.js';
 import { parseDuration, parseLease } from '../board/duration.js';
 import { heartbeatEvery } from './heartbeat.js';
 import type { RunnerBoard, RunOptions, WorktreeOptions } from './types.js';
-import { settleWorktree } from './worktree-options.js';
+import { settleWorktree } from './worktree/options.js';
 import { fromRunnerDir } from './program.js';
 
 /** The options of one run, checked and with every default filled in. */

@@ -12,9 +12,9 @@ import { RunningTask } from './task.js';
 import type { RunnerBoard, RunOptions, RunResult, StopSignal, TaskOutcome } from './types.js';
 import type { PassedOver } from '../board/types.js';
 import { Watchdog } from './watchdog.js';
-import { findTrees, placeProblem } from './worktree.js';
-import { nextInWorktree } from './worktree-next.js';
-import type { WorktreeRun } from './worktree-task.js';
+import { findTrees, placeProblem } from './worktree/trees.js';
+import { nextInWorktree } from './worktree/next.js';
+import type { WorktreeRun } from './worktree/task.js';
 
 /**
  * The polling trigger as a library function: claim the next task, run the

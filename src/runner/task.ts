@@ -11,9 +11,9 @@ import type { Fence, RunnerBoard, StopSignal, TaskOutcome } from './types.js';
 import { named } from '../format/named.js';
 import type { Watchdog } from './watchdog.js';
 import { finalReason, mayRetry, retryDelayMs } from './retry.js';
-import type { Entered } from './worktree.js';
-import { enterWorktree, keepChanges, worktreeEnv, type WorktreeRun } from './worktree-task.js';
-import { SetupControl } from './worktree-setup.js';
+import type { Entered } from './worktree/trees.js';
+import { enterWorktree, keepChanges, worktreeEnv, type WorktreeRun } from './worktree/task.js';
+import { SetupControl } from './worktree/setup.js';
 
 /** What every task of one run shares. */
 export interface TaskContext {

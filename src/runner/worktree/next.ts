@@ -1,8 +1,8 @@
-import type { Task } from '../format/task.js';
-import { sectionMatches, worktreeOf } from '../format/worktree-section.js';
-import type { NextOptions } from '../board/types.js';
-import type { RunnerBoard } from './types.js';
-import { placeOf, placeProblem, type Trees } from './worktree.js';
+import type { Task } from '../../format/task.js';
+import { sectionMatches, worktreeOf } from '../../format/worktree-section.js';
+import type { NextOptions } from '../../board/types.js';
+import type { RunnerBoard } from '../types.js';
+import { placeOf, placeProblem, type Trees } from './trees.js';
 
 /**
  * The next task whose worktree no other claim holds, claimed and holding it.

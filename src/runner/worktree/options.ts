@@ -1,5 +1,5 @@
-import { usage } from '../errors.js';
-import type { WorktreeOptions } from './types.js';
+import { usage } from '../../errors.js';
+import type { WorktreeOptions } from '../types.js';
 
 /** `worktree` checked: true is every default. */
 export function settleWorktree(o: boolean | WorktreeOptions | undefined): WorktreeOptions | undefined {

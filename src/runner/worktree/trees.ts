@@ -1,15 +1,15 @@
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { MdclaimError } from '../errors.js';
-import type { Task } from '../format/task.js';
-import { worktreeOf } from '../format/worktree-section.js';
-import { sleep } from '../storage/deadline.js';
-import { flockDir } from '../storage/flock.js';
-import { flockProvider } from '../storage/flock/choose.js';
-import { git, gitOut, lastLine, retryingLocks } from './git.js';
-import { treesDir } from './worktree-dir.js';
-import { boardKeyOf, writeRecord } from './worktree-record.js';
-import { forgetStale } from './worktree-stale.js';
+import { MdclaimError } from '../../errors.js';
+import type { Task } from '../../format/task.js';
+import { worktreeOf } from '../../format/worktree-section.js';
+import { sleep } from '../../storage/deadline.js';
+import { flockDir } from '../../storage/flock.js';
+import { flockProvider } from '../../storage/flock/choose.js';
+import { git, gitOut, lastLine, retryingLocks } from '../git.js';
+import { treesDir } from './dir.js';
+import { boardKeyOf, writeRecord } from './record.js';
+import { forgetStale } from './stale.js';
 
 /** Where the worktrees of a run live, and what a new one starts from. */
 export interface Trees {

@@ -1,7 +1,7 @@
-import type { Task } from '../format/task.js';
-import { git, lastLine } from './git.js';
-import { listTrees, type WorktreeInfo } from './worktree-list.js';
-import { lockOf, PRUNING, type Trees } from './worktree.js';
+import type { Task } from '../../format/task.js';
+import { git, lastLine } from '../git.js';
+import { listTrees, type WorktreeInfo } from './list.js';
+import { lockOf, PRUNING, type Trees } from './trees.js';
 
 /** What prune needs of a board: its tasks, and the paths live claims hold. */
 export interface PruneBoard {

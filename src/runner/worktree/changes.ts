@@ -1,7 +1,7 @@
 import { lstatSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { git, gitOut } from './git.js';
-import { dirtyPaths } from './worktree-task.js';
+import { git, gitOut } from '../git.js';
+import { dirtyPaths } from './task.js';
 
 /**
  * How many paths in the worktree at `dir` hold work no commit has: what

@@ -1,4 +1,4 @@
-import { git, gitOut } from './git.js';
+import { git, gitOut } from '../git.js';
 
 /**
  * Where a branch's work lives besides the branch itself: the one rule prune,

@@ -1,6 +1,6 @@
 import { readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { gitOut } from './git.js';
+import { gitOut } from '../git.js';
 
 /**
  * What mdclaim made, recorded when it made it, so that prune and the runner

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { MdclaimError } from '../errors.js';
-import { real } from '../platform/followed-path.js';
-import { gitOut } from './git.js';
-import { readRecordAt } from './worktree-record.js';
+import { MdclaimError } from '../../errors.js';
+import { real } from '../../platform/followed-path.js';
+import { gitOut } from '../git.js';
+import { readRecordAt } from './record.js';
 
 /**
  * The registration of a worktree whose directory is gone, at the exact path

@@ -1,13 +1,13 @@
 import { realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { stillClaimable } from '../board/claimable.js';
-import type { Task } from '../format/task.js';
-import { worktreeOf } from '../format/worktree-section.js';
-import { git } from './git.js';
-import { branchWork } from './worktree-branch.js';
-import { uncommittedPaths } from './worktree-changes.js';
-import { readRecord } from './worktree-record.js';
-import { listWorktrees, recordedBase, recordedBaseRef, type Listed, type Trees } from './worktree.js';
+import { stillClaimable } from '../../board/claimable.js';
+import type { Task } from '../../format/task.js';
+import { worktreeOf } from '../../format/worktree-section.js';
+import { git } from '../git.js';
+import { branchWork } from './branch.js';
+import { uncommittedPaths } from './changes.js';
+import { readRecord } from './record.js';
+import { listWorktrees, recordedBase, recordedBaseRef, type Listed, type Trees } from './trees.js';
 
 /** A worktree's tasks on the board, by where they stand. */
 export interface WorktreeTasks {

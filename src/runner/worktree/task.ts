@@ -1,13 +1,13 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { childProcess } from '../builtins.js';
-import { MdclaimError } from '../errors.js';
-import type { Task } from '../format/task.js';
-import type { RunEventBody } from './events.js';
-import { git, gitOut, lastLine, retryingLocks } from './git.js';
-import type { Heartbeat } from './heartbeat.js';
-import { enter, placeOf, type Entered, type Trees } from './worktree.js';
-import { setUpOnce, type SetupControl, type SetupOptions } from './worktree-setup.js';
+import { childProcess } from '../../builtins.js';
+import { MdclaimError } from '../../errors.js';
+import type { Task } from '../../format/task.js';
+import type { RunEventBody } from '../events.js';
+import { git, gitOut, lastLine, retryingLocks } from '../git.js';
+import type { Heartbeat } from '../heartbeat.js';
+import { enter, placeOf, type Entered, type Trees } from './trees.js';
+import { setUpOnce, type SetupControl, type SetupOptions } from './setup.js';
 
 /** What a run in worktrees needs of the task's run. */
 export interface WorktreeRun {
