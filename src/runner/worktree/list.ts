@@ -72,6 +72,7 @@ export function worktreeNameOf(task: Task): string {
  */
 export async function listTrees(trees: Trees, tasks: readonly Task[], only?: string): Promise<WorktreeInfo[]> {
   const all = await listWorktrees(trees.top);
+  // Status 1 is a detached HEAD; that and any failure leave '': no branch of the main checkout's to compare with, never a wrong one.
   const mainBranch = (await git(trees.top, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).out.trim();
   const dirs = [trees.dir, realDir(trees.dir)];
   // git lists the main worktree first.
