@@ -69,6 +69,7 @@ export function readRecordAt(gitDir: string): WorktreeRecord | undefined {
 
 /** The record of the worktree at `dir`, or undefined (see readRecordAt). */
 export async function readRecord(dir: string): Promise<WorktreeRecord | undefined> {
+  // Tolerated on purpose: a worktree whose git directory git cannot name has no record to read, and one without a record is a person's, never removed.
   const gitDir = await worktreeGitDir(dir).catch(() => undefined);
   return gitDir === undefined ? undefined : readRecordAt(gitDir);
 }
