@@ -1,4 +1,3 @@
-import type { Task } from '../format/task.js';
 import type { RunEvent } from './events.js';
 import type { TaskBoard } from '../board/types.js';
 
