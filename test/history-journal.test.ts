@@ -64,13 +64,16 @@ describe('the journal', () => {
     expect(parseTasks(readFileSync(file, 'utf8'))[0]).toMatchObject({ status: 'claimed', by: 'a' });
   });
 
-  it('is not made where none exists, and is left alone with history: false or MDCLAIM_HISTORY=off', async () => {
+  it('is not made where none exists, and is left alone with history: false or MDCLAIM_HISTORY=off; keepsHistory says which', async () => {
     const file = boardFile(BOARD);
     const board = openBoard(file);
     await board.claim('PLAT-1', { by: 'a' });
     expect(existsSync(journalOf(file))).toBe(false);
+    expect(board.keepsHistory).toBe(false);
     expect(await board.history()).toEqual([]);
     writeFileSync(journalOf(file), '');
+    expect(board.keepsHistory).toBe(true);
+    expect(openBoard(file, { history: false }).keepsHistory).toBe(false);
     await openBoard(file, { history: false }).done('PLAT-1', { by: 'a' });
     expect(mdclaim(['reopen', 'PLAT-1', '--file', file], { MDCLAIM_HISTORY: 'off' }).status).toBe(0);
     expect(readFileSync(journalOf(file), 'utf8')).toBe('');

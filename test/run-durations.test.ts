@@ -17,13 +17,17 @@ function counting(file: string): RunnerBoard & { calls: Record<string, number> }
   const calls: Record<string, number> = { next: 0, heartbeat: 0 };
   return {
     calls,
-    path: board.path,
+    location: board.location,
+    handOff: board.handOff,
     list: () => board.list(),
     next: (o) => (calls['next']!++, board.next(o)),
     heartbeat: (id, f) => (calls['heartbeat']!++, board.heartbeat(id, f)),
     done: (id, f) => board.done(id, f),
     fail: (id, f) => board.fail(id, f),
     release: (id, f) => board.release(id, f),
+    retry: (id, f) => board.retry(id, f),
+    lockPaths: (id, o) => board.lockPaths(id, o),
+    paths: () => board.paths(),
     waitForWork: (signal, ms) => board.waitForWork(signal, ms),
   };
 }

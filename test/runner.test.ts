@@ -21,7 +21,8 @@ function failingHeartbeats(file: string, code: 'LOCK_TIMEOUT' | 'IO', times: num
   let passed = 0;
   const wrapped = {
     failed: 0,
-    path: board.path,
+    location: board.location,
+    handOff: board.handOff,
     list: () => board.list(),
     next: (o: Parameters<RunnerBoard['next']>[0]) => board.next(o),
     heartbeat: async (id: string, f: { by: string; claimedAt?: string }) => {
@@ -34,6 +35,10 @@ function failingHeartbeats(file: string, code: 'LOCK_TIMEOUT' | 'IO', times: num
     done: (id: string, f: { by: string; claimedAt?: string; commit?: string }) => board.done(id, f),
     fail: (id: string, f: { by: string; claimedAt?: string; reason?: string }) => board.fail(id, f),
     release: (id: string, f: { by: string; claimedAt?: string }) => board.release(id, f),
+    retry: (id: string, f: { by: string; claimedAt?: string; delay: number }) => board.retry(id, f),
+    lockPaths: (id: string, o: Parameters<RunnerBoard['lockPaths']>[1]) => board.lockPaths(id, o),
+    paths: () => board.paths(),
+    waitForWork: (signal: AbortSignal | undefined, ms: number) => board.waitForWork(signal, ms),
   };
   return wrapped;
 }
@@ -128,7 +133,7 @@ describe('pieces of a task end', () => {
 });
 
 describe('the documented defaults', () => {
-  const board = { path: 'tasks.md' } as RunnerBoard;
+  const board = { location: 'tasks.md', handOff: 'tasks.md' } as RunnerBoard;
 
   it('are what the code uses', () => {
     expect(settle(board, { command: ['x'] })).toMatchObject({
@@ -151,7 +156,7 @@ describe('the documented defaults', () => {
     expect(settle(board, { command: ['x'], concurrency: 3 })).toMatchObject({ max: 3, prefixOutput: true });
     expect(settle(board, { command: ['x'], loop: true })).toMatchObject({ max: Infinity });
     expect(settle(board, { command: ['x'], untilSettled: true })).toMatchObject({ loop: true, max: Infinity });
-    expect(settle({ location: 'postgres://u@h/db?board=b' } as RunnerBoard, { command: ['x'] }).file).toBe('postgres://u@h/db?board=b');
+    expect(settle({ location: 'postgres://u@h/db?board=b', handOff: 'postgres://u@h/db?board=b' } as RunnerBoard, { command: ['x'] }).file).toBe('postgres://u@h/db?board=b');
   });
 });
 
@@ -200,18 +205,22 @@ describe('runTasks', () => {
     expect(existsSync(join(dir, 'go'))).toBe(false);
   });
 
-  it("waits on the board's waitForWork instead of sleeping when the board has one", async () => {
+  it("waits on the board's waitForWork between polls, not a sleep of its own", async () => {
     const file = boardFile('[x] nothing to do yet\n');
     const board = openBoard(file);
     const waits: number[] = [];
     const withWake: RunnerBoard = {
-      path: file,
+      location: file,
+      handOff: file,
       list: () => board.list(),
       next: (o) => board.next(o),
       heartbeat: (id, f) => board.heartbeat(id, f),
       done: (id, f) => board.done(id, f),
       fail: (id, f) => board.fail(id, f),
       release: (id, f) => board.release(id, f),
+      retry: (id, f) => board.retry(id, f),
+      lockPaths: (id, o) => board.lockPaths(id, o),
+      paths: () => board.paths(),
       // As a database's notification would: work appears, and the wait ends long before the poll interval.
       waitForWork: async (_signal, timeoutMs) => {
         waits.push(timeoutMs);

@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hiddenEdits, uncommittedPaths } from '../src/runner/worktree-changes.js';
+import { hiddenEdits, uncommittedPaths } from '../src/runner/worktree/changes.js';
 import { repo } from './helpers/git.js';
 
 // Work git status does not show, in a real repository: what removing a worktree would lose.

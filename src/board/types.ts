@@ -116,9 +116,10 @@ export interface Survey {
 }
 
 /**
- * Path locks are part of every board (PathLocking). What only one kind has
- * (the file board's hold, snapshot and edit; the PostgreSQL board's import,
- * export, migrate and history) is on that board's class, found by `kind`.
+ * Path locks are part of every board (PathLocking), and so is a history:
+ * whether a board keeps one is declared (`keepsHistory`). What only one kind
+ * has (the file board's hold, snapshot and edit; the PostgreSQL board's
+ * import, export and migrate) is on that board's class, found by `kind`.
  */
 export interface TaskBoard extends PathLocking {
   /** Which kind of board: `file` or `pg` (see capabilities.ts). */
@@ -155,15 +156,22 @@ export interface TaskBoard extends PathLocking {
   /**
    * Put a done or failed task back to open, its commit or reason dropped.
    * CONFLICT for a claim (its holder releases it) or a task not finished.
-   * `by` is who reopens it: kept in a PostgreSQL board's history.
+   * `by` is who reopens it: kept in the board's history.
    */
   reopen(id: string, options?: { by?: string }): Promise<Task>;
   /** Reopen lapsed claims (or park those at `maxAttempts`); returns them as they were, saying which it reopened and which it parked. */
   reap(options?: ReapOptions): Promise<Reaped>;
   add(text: string, options?: { section?: string }): Promise<Task>;
   /**
+   * Does the board keep a history of its changes for `history` to read:
+   * always on a PostgreSQL board; on a file board, while it has a journal
+   * beside it (docs/FORMAT.md) and journalling is not turned off.
+   */
+  readonly keepsHistory: boolean;
+  /**
    * The board's events, oldest first: of one task when `id` is given (a string, or `options.id`).
-   * A file board keeps them in its journal beside it (docs/FORMAT.md); one without a journal has none.
+   * A file board keeps them in its journal beside it (docs/FORMAT.md); one that keeps none
+   * (`keepsHistory` false) answers [], never refuses.
    */
   history(id?: string | HistoryOptions): Promise<HistoryEvent[]>;
   /**

@@ -1,4 +1,4 @@
-import { recordAround } from '../runner/worktree-record.js';
+import { recordAround } from '../runner/worktree/record.js';
 import { one, type Parsed } from './args.js';
 
 /**

@@ -16,8 +16,8 @@ export type { Finding, Verdict } from './finding.js';
  */
 export async function doctor(location: string, options: { now?: number; cwd?: string } = {}): Promise<Finding[]> {
   const cwd = options.cwd ?? process.cwd();
-  if (isPgUrl(location)) return [...(await checkPg(location)), ...checkHooks(cwd)];
-  return [checkLock(), ...checkFile(location, options.now ?? Date.now()), ...checkHooks(dirname(resolve(cwd, location)))];
+  if (isPgUrl(location)) return [...(await checkPg(location)), ...(await checkHooks(cwd))];
+  return [checkLock(), ...checkFile(location, options.now ?? Date.now()), ...(await checkHooks(dirname(resolve(cwd, location))))];
 }
 
 /** Whether something would fail: the exit status's question. */

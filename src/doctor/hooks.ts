@@ -1,15 +1,16 @@
-import { childProcess } from '../builtins.js';
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
+import { git } from '../runner/git.js';
 import { finding, type Finding } from './finding.js';
 
 const HOOKS = ['pre-commit'] as const;
 
 /** The git hooks mdclaim ships, where installed: may git run them, and will they find mdclaim? */
-export function checkHooks(dir: string): Finding[] {
-  const git = childProcess().spawnSync('git', ['rev-parse', '--show-toplevel', '--git-path', 'hooks', '--git-common-dir'], { cwd: dir, encoding: 'utf8' });
-  if (git.error || git.status !== 0) return [finding('hooks', 'skip', `${dir} is not in a git repository: no hooks to check`)];
-  const [top, hooksPath, common] = git.stdout.trim().split('\n') as [string, string, string];
+export async function checkHooks(dir: string): Promise<Finding[]> {
+  const r = await git(dir, ['rev-parse', '--show-toplevel', '--git-path', 'hooks', '--git-common-dir']);
+  // No repository (or no git) is no failure here: there are no hooks to check, and the finding says so.
+  if (r.code !== 0) return [finding('hooks', 'skip', `${dir} is not in a git repository: no hooks to check`)];
+  const [top, hooksPath, common] = r.out.trim().split('\n') as [string, string, string];
   const hooks = resolve(dir, hooksPath);
   // In a worktree, the hook also finds the main checkout's mdclaim (as examples/pre-commit looks for it).
   const main = resolve(dir, common, '..');

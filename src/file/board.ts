@@ -1,9 +1,11 @@
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { usage } from '../errors.js';
 import { toByteString } from '../format/bytes.js';
 import type { ByteString } from '../format/bytes.js';
 import type { Task } from '../format/task.js';
 import { refuseFileBoardOn } from '../platform/windows.js';
 import { FileStore, type Change, type WriteMode } from '../storage/file-store.js';
+import { journalOf } from '../storage/journal.js';
 import type { LockKind } from '../storage/lock.js';
 import { add } from '../board/add.js';
 import { applyEdits, checkReading } from '../board/check-reading.js';
@@ -70,6 +72,7 @@ export class Board implements TaskBoard, PathLocking {
   private readonly store: FileStore;
   private readonly leaseMs: number;
   private readonly now: () => number;
+  private readonly journalling: boolean;
 
   constructor(readonly path: string, options: BoardOptions = {}) {
     if (typeof path !== 'string' || path === '') throw usage('openBoard: path must be a non-empty string');
@@ -87,7 +90,7 @@ export class Board implements TaskBoard, PathLocking {
       ...(options.lock === undefined ? {} : { lock: options.lock }),
       lockTimeoutMs: parseDuration(options.lockTimeout ?? process.env['MDCLAIM_LOCK_TIMEOUT'] ?? '10s', 'lockTimeout'),
       allowNetworkFs: options.allowNetworkFs ?? process.env['MDCLAIM_ALLOW_NFS'] === '1',
-      journal: options.history ?? process.env['MDCLAIM_HISTORY'] !== 'off',
+      journal: (this.journalling = options.history ?? process.env['MDCLAIM_HISTORY'] !== 'off'),
       ...(options.onWarning === undefined ? {} : { warn: options.onWarning }),
     });
   }
@@ -96,6 +99,26 @@ export class Board implements TaskBoard, PathLocking {
 
   get location(): string {
     return this.path;
+  }
+
+  /**
+   * Does it keep a history: while its journal, `<board>.history.jsonl` beside
+   * the file a symlinked board leads to, exists and journalling is not off
+   * (see BoardOptions.history). `history` reads the journal, [] without one.
+   */
+  get keepsHistory(): boolean {
+    return this.journalling && existsSync(this.journal);
+  }
+
+  /** Where the board's journal is, or would be (docs/FORMAT.md): beside the file a symlinked board leads to, as the store writes it. */
+  get journal(): string {
+    let file = this.path;
+    try {
+      if (lstatSync(file).isSymbolicLink()) file = realpathSync(file);
+    } catch {
+      // no board there: its reading says so
+    }
+    return journalOf(file);
   }
 
   /** The path: a file board has no secret to leave out. */

@@ -59,6 +59,8 @@ const SURVEY = listOf(', t.blocker');
  */
 export class PgBoard implements TaskBoard, PathLocking {
   readonly kind = 'pg' as const;
+  /** Every change is kept in its history, in the change's own transaction. */
+  readonly keepsHistory = true;
   readonly location: string;
   /** The URL as given less its password: what a runner tells its commands (MDCLAIM_FILE), parameters and socket form kept. */
   readonly handOff: string;

@@ -9,25 +9,36 @@ export interface GitResult {
   err: string;
 }
 
+/** How one git command runs: `input` on its stdin (else none), `env` instead of this process's environment (a command's, so its author is the task's). */
+export interface GitOptions {
+  input?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
 /**
- * Run git in `cwd`, with `input` on its stdin (else none). Its prompts are off (no terminal to answer them) and its
- * messages in English, since a few of them are read: a lock another git holds.
- * It takes none of git's optional locks (GIT_OPTIONAL_LOCKS=0): a `git status`
- * would otherwise write the refreshed index under `index.lock`, and an agent
+ * The one way mdclaim runs git, with one rule for its failures: `git`
+ * resolves with what git said (its status, never thrown), and every caller
+ * reads `code`; `gitOut` throws WORKTREE for a failure. A failure a caller
+ * tolerates on purpose says so where it does.
+ *
+ * Git's prompts are off (no terminal to answer them) and its messages in
+ * English, since a few of them are read: a lock another git holds. It takes
+ * none of git's optional locks (GIT_OPTIONAL_LOCKS=0): a `git status` would
+ * otherwise write the refreshed index under `index.lock`, and an agent
  * committing in that worktree at that moment would fail on the lock.
  */
-export function git(cwd: string, args: readonly string[], input?: string): Promise<GitResult> {
+export function git(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
   return new Promise((resolve) => {
-    const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', LANGUAGE: 'C' };
+    const env = { ...(options.env ?? process.env), GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', LANGUAGE: 'C' };
     // A hook or an editor git starts gets no stdin to wait on.
     const child = childProcess().execFile('git', [...args], { cwd, env, maxBuffer: 64 << 20, timeout: 10 * 60_000 }, (err, out, errOut) => {
       const missing = (err as NodeJS.ErrnoException | null)?.code === 'ENOENT';
       const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1;
       resolve({ code, out: String(out), err: missing ? 'git: not found in PATH' : String(errOut) });
     });
-    // `input`, when given, is its stdin (git patch-id reads a diff there).
+    // `input`, when given, is its stdin (git patch-id reads a diff there). A git that exits without reading it is judged by its status, not by the closed pipe.
     child.stdin?.on('error', () => {});
-    child.stdin?.end(input);
+    child.stdin?.end(options.input);
   });
 }
 
@@ -37,9 +48,9 @@ export function lastLine(text: string): string {
   return lines.at(-1) ?? '';
 }
 
-/** git's stdout when it succeeds; else a WORKTREE error with what it said, in one line. */
-export async function gitOut(cwd: string, args: readonly string[]): Promise<string> {
-  const r = await retryingLocks(() => git(cwd, args));
+/** git's stdout when it succeeds (a lock another git holds waited out); else a WORKTREE error with what it said, in one line. */
+export async function gitOut(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<string> {
+  const r = await retryingLocks(() => git(cwd, args, options));
   if (r.code !== 0) throw new MdclaimError('WORKTREE', `git ${args.join(' ')} failed in ${cwd}: ${lastLine(r.err) || `exit ${r.code}`}`);
   return r.out.trim();
 }

@@ -4,7 +4,7 @@ import { isValidBy } from '../format/marker.js';
 import { parseDuration, parseLease } from '../board/duration.js';
 import { heartbeatEvery } from './heartbeat.js';
 import type { RunnerBoard, RunOptions, WorktreeOptions } from './types.js';
-import { settleWorktree } from './worktree-options.js';
+import { settleWorktree } from './worktree/options.js';
 import { fromRunnerDir } from './program.js';
 
 /** The options of one run, checked and with every default filled in. */
@@ -56,10 +56,9 @@ export function settle(board: RunnerBoard, o: RunOptions): Settings {
   if (o.tags !== undefined && (!Array.isArray(o.tags) || o.tags.some((t) => typeof t !== 'string' || t === ''))) throw usage('tags must be an array of non-empty strings');
   if (o.section !== undefined && typeof o.section !== 'string') throw usage('section must be a string');
   const retries = o.retries === undefined || o.retries === 0 ? 0 : count(o.retries, 'retries');
-  if (retries > 0 && typeof board.retry !== 'function') throw usage('retries need a board that can retry a task (board.retry)');
   const maxAttempts = o.maxAttempts === undefined ? (retries > 0 ? retries + 1 : undefined) : count(o.maxAttempts, 'maxAttempts');
   const cwd = resolve(o.cwd ?? process.cwd());
-  const worktree = settleWorktree(board, o.worktree);
+  const worktree = settleWorktree(o.worktree);
   return {
     // In a worktree, a relative program path still means what it meant here.
     command: worktree === undefined ? command : fromRunnerDir(command, cwd),
@@ -78,7 +77,7 @@ export function settle(board: RunnerBoard, o: RunOptions): Settings {
     commit: o.commit ?? true,
     cwd,
     env: o.env ?? process.env,
-    file: boardFile(board.handOff ?? board.location ?? board.path),
+    file: boardFile(board.handOff),
     prefixOutput: o.prefixOutput ?? concurrency > 1,
     retries,
     retryDelayMs: parseDuration(o.retryDelay ?? '30s', 'retryDelay'),
@@ -93,7 +92,6 @@ function count(n: unknown, name: string): number {
 }
 
 /** A file path made absolute (the command may change directory); a URL as it is. */
-function boardFile(path: string | undefined): string | undefined {
-  if (path === undefined) return undefined;
+function boardFile(path: string): string {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(path) ? path : resolve(path);
 }

@@ -12,15 +12,13 @@ import { RunningTask } from './task.js';
 import type { RunnerBoard, RunOptions, RunResult, StopSignal, TaskOutcome } from './types.js';
 import type { PassedOver } from '../board/types.js';
 import { Watchdog } from './watchdog.js';
-import { findTrees, placeProblem } from './worktree.js';
-import { nextInWorktree } from './worktree-next.js';
-import type { WorktreeRun } from './worktree-task.js';
+import { inDirectory, inWorktrees, type Workplaces } from './worktree/place.js';
 
 /**
  * The polling trigger as a library function: claim the next task, run the
  * command with it, keep the claim alive, write ✅ or ❌ when the command
- * ends, give the task back when stopped. It uses only the board's six
- * operations, so it runs the same on any storage.
+ * ends, give the task back when stopped. It uses only what RunnerBoard
+ * names of the board, so it runs the same on any storage.
  */
 export async function runTasks(board: RunnerBoard, options: RunOptions): Promise<RunResult> {
   refuseCommandOn(process.platform, 'run'); // process groups, /bin/sh and the watchdog's signals are POSIX's
@@ -84,8 +82,8 @@ class Loop {
   private readonly dueAt = new Set<number>();
   /** Nothing running and nothing to claim: said once, as is the end of it. */
   private idle = false;
-  /** With `worktree`: where the worktrees are, found at the first claim. */
-  private worktrees: WorktreeRun | undefined;
+  /** Where the commands run: `cwd`, or each task's worktree. */
+  private readonly places: Workplaces;
   /** Ends the current wait: a task ended, or a signal came. */
   private wake: () => void = () => {};
 
@@ -96,6 +94,7 @@ class Loop {
     private readonly emit: (e: RunEventBody) => void,
   ) {
     this.watchdog = new Watchdog(s.graceMs);
+    this.places = s.worktree === undefined ? inDirectory(s.cwd, s.commit) : inWorktrees(s.cwd, s.worktree, board.handOff, s.commit);
   }
 
   /** The reader of stdout left: stop once, as on SIGTERM (every later failed write says the same). */
@@ -170,9 +169,7 @@ class Loop {
     try {
       const max = s.maxAttempts === undefined ? {} : { maxAttempts: s.maxAttempts };
       const options = { by: this.by, ...(s.lease === undefined ? {} : { lease: s.lease }), ...(s.tags ? { tags: s.tags } : {}), ...(s.section === undefined ? {} : { section: s.section }), ...max, onPassOver: (p: PassedOver) => this.passedOver(p) };
-      if (s.worktree === undefined) return await this.board.next(options);
-      this.worktrees ??= { trees: await findTrees(s.cwd, s.worktree.trees, s.worktree.base, this.board.handOff ?? this.board.location ?? this.board.path ?? ''), setup: s.worktree.setup, commitChanges: s.worktree.commit ?? false };
-      return await nextInWorktree(this.board, options, this.worktrees.trees);
+      return await this.places.claim(this.board, options);
     } catch (err) {
       if (!s.loop || (err as { code?: unknown }).code !== 'LOCK_TIMEOUT') throw err;
       await this.nap(s.intervalMs);
@@ -193,7 +190,7 @@ class Loop {
       if (e.event === 'retrying') this.due(e.notBefore);
       this.emit(e);
     };
-    const t = new RunningTask({ ...this.s, board, by, stdout: process.stdout, stderr: process.stderr, emit, watchdog, worktrees: this.worktrees }, task);
+    const t = new RunningTask({ ...this.s, board, by, stdout: process.stdout, stderr: process.stderr, emit, watchdog, places: this.places }, task);
     this.running.add(t);
     t.outcome.then(
       (o) => this.outcomes.push(o),
@@ -238,7 +235,7 @@ class Loop {
   private settled(tasks: Task[]): boolean {
     const could = stillClaimable(tasks);
     // With worktrees, a task with no worktree it could run in (passed over) will never run here.
-    return !tasks.some((t, i) => could[i] && this.wants(t) && (this.worktrees === undefined || placeProblem(t) === undefined));
+    return !tasks.some((t, i) => could[i] && this.wants(t) && this.places.canRun(t));
   }
 
   /** Does the task pass the runner's --section and --tag filters? */
@@ -247,7 +244,7 @@ class Loop {
     return (section === undefined || sectionMatches(t.section, section)) && (tags === undefined || tags.every((g) => t.tags.includes(g)));
   }
 
-  /** Wait for `ms`, a task's end or a signal; with a board that can say when work appears, for that too. */
+  /** Wait for `ms`, a task's end or a signal, or until the board says work may have appeared. */
   private async nap(ms: number): Promise<void> {
     // Once stopping, only the commands' ends are worth waiting for.
     if (this.stopping !== undefined && (Number.isFinite(ms) || this.running.size === 0)) return;
@@ -259,9 +256,7 @@ class Loop {
       };
     });
     const cancel = Number.isFinite(ms) ? after(ms, this.wake) : undefined;
-    if (this.board.waitForWork && Number.isFinite(ms)) {
-      this.board.waitForWork(woken.signal, ms).then(this.wake, this.wake);
-    }
+    if (Number.isFinite(ms)) this.board.waitForWork(woken.signal, ms).then(this.wake, this.wake);
     await done;
     cancel?.();
     this.wake = () => {};

@@ -1,4 +1,3 @@
-import { childProcess } from '../builtins.js';
 import type { Writable } from 'node:stream';
 import { MdclaimError } from '../errors.js';
 import type { Task } from '../format/task.js';
@@ -11,9 +10,8 @@ import type { Fence, RunnerBoard, StopSignal, TaskOutcome } from './types.js';
 import { named } from '../format/named.js';
 import type { Watchdog } from './watchdog.js';
 import { finalReason, mayRetry, retryDelayMs } from './retry.js';
-import type { Entered } from './worktree.js';
-import { enterWorktree, keepChanges, worktreeEnv, type WorktreeRun } from './worktree-task.js';
-import { SetupControl } from './worktree-setup.js';
+import type { Workplace, Workplaces } from './worktree/place.js';
+import { SetupControl } from './worktree/setup.js';
 
 /** What every task of one run shares. */
 export interface TaskContext {
@@ -22,11 +20,9 @@ export interface TaskContext {
   leaseMs: number | undefined;
   graceMs: number;
   command: readonly string[];
-  cwd: string;
   env: NodeJS.ProcessEnv;
   file: string | undefined;
   prefixOutput: boolean;
-  commit: boolean;
   failOnSignal: boolean;
   retries: number;
   retryDelayMs: number;
@@ -34,8 +30,8 @@ export interface TaskContext {
   stderr: Writable;
   emit: (e: RunEventBody) => void;
   watchdog: Watchdog;
-  /** With `run --worktree`: each task runs in its worktree instead of `cwd`. */
-  worktrees?: WorktreeRun | undefined;
+  /** Where the command runs (the run's `cwd`, or the task's worktree), and the commit recorded when it ends well. */
+  places: Workplaces;
 }
 
 /**
@@ -48,8 +44,8 @@ export class RunningTask {
   private killed = false;
   private group: ProcessGroup | undefined;
   private readonly startedAt = Date.now();
-  /** The task's worktree, with `run --worktree`. */
-  private worktree: Entered | undefined;
+  /** Where the command runs, once entered. */
+  private place: Workplace | undefined;
   /** Its worktree's setup, while one runs. */
   private readonly setup: SetupControl;
 
@@ -87,16 +83,15 @@ export class RunningTask {
       throw err;
     }
     ctx.emit({ event: 'claimed', id: task.id, text: task.text, by: ctx.by, claimedAt: task.claimedAt!, expiresAt: formatClaimedAt(hb.expiresAt) });
-    if (ctx.worktrees) {
-      const entered = await this.enterWorktree(ctx.worktrees, hb);
-      if (entered === 'lost') return this.lost(hb.lostReason!);
-      if (entered !== undefined) return entered;
-    }
+    const entered = await this.enter(hb);
+    if (entered === 'lost') return this.lost(hb.lostReason!);
+    if ('outcome' in entered) return entered;
+    this.place = entered;
     let group: ProcessGroup;
     try {
       group = await ProcessGroup.start(ctx.command, {
         env: this.env(),
-        cwd: this.worktree?.dir ?? ctx.cwd,
+        cwd: entered.dir,
         prefix: ctx.prefixOutput ? `[${task.id}] ` : null,
         graceMs: ctx.graceMs,
         stdout: ctx.stdout,
@@ -187,14 +182,8 @@ export class RunningTask {
     }
     if (exit.code === 126 || exit.code === 127) return this.unstartable(hb, exit);
     if (exit.code !== 0) return this.failedOrRetried(hb, failureReason(exit));
-    if (this.worktree) {
-      // The command's changes are committed under the claim, renewed through git add and commit: a lost claim commits nothing.
-      const w = this.worktree;
-      const { lost } = await hb.during((renew) => keepChanges(ctx.worktrees!, w, task, this.env(), ctx.emit, renew));
-      if (lost) return this.ownEnding(hb);
-    }
-    const commit = ctx.commit ? await headCommit(this.worktree?.dir ?? ctx.cwd) : undefined;
-    const withCommit = commit === undefined ? {} : { commit };
+    const withCommit = await this.place!.finish({ task, hb, env: this.env(), emit: ctx.emit });
+    if (withCommit === 'lost') return this.ownEnding(hb);
     if (!(await this.ending(hb, 'done', (fence) => board.done(task.id, { ...fence, ...withCommit })))) return this.ownEnding(hb);
     ctx.emit({ event: 'done', id: task.id, ...withCommit, ms: this.ms() });
     return { id: task.id, outcome: 'done', ...withCommit, ms: this.ms() };
@@ -211,10 +200,10 @@ export class RunningTask {
   private async failedOrRetried(hb: Heartbeat, reason: string): Promise<TaskOutcome> {
     const { board, retries, retryDelayMs: base } = this.ctx;
     const attempts = this.task.attempts ?? 1;
-    if (!mayRetry(attempts, retries) || board.retry === undefined) return this.failed(hb, finalReason(reason, attempts, retries));
+    if (!mayRetry(attempts, retries)) return this.failed(hb, finalReason(reason, attempts, retries));
     const delay = retryDelayMs(base, attempts);
     let back: Task | undefined;
-    if (!(await this.ending(hb, 'retry', async (fence) => (back = await board.retry!(this.task.id, { ...fence, delay }))))) return this.ownEnding(hb);
+    if (!(await this.ending(hb, 'retry', async (fence) => (back = await board.retry(this.task.id, { ...fence, delay }))))) return this.ownEnding(hb);
     const notBefore = back?.notBefore ?? formatClaimedAt(Date.now() + delay);
     this.ctx.emit({ event: 'retrying', id: this.task.id, reason, attempts, notBefore, ms: this.ms() });
     return { id: this.task.id, outcome: 'retried', reason, ms: this.ms() };
@@ -252,26 +241,23 @@ export class RunningTask {
     }
   }
 
-  /** The command's environment: the task's variables, and its worktree's. */
+  /** The command's environment: the task's variables, and its place's (a worktree's). */
   private env(): NodeJS.ProcessEnv {
     const env = taskEnv(this.ctx.env, this.task, this.ctx.by, this.ctx.file);
-    return this.worktree ? { ...env, ...worktreeEnv(this.worktree) } : env;
+    return this.place === undefined ? env : { ...env, ...this.place.env };
   }
 
   /**
-   * Make or reuse the task's worktree under the claim; one that cannot be had
-   * gives the task back and stops the runner, as a command that cannot start
-   * does. Stopped by a signal meanwhile (its setup with it), the task is
-   * given back as a stopped command's is.
+   * Get the task's place ready under the claim (a worktree made or reused);
+   * one that cannot be had gives the task back and stops the runner, as a
+   * command that cannot start does. Stopped by a signal meanwhile (its
+   * setup with it), the task is given back as a stopped command's is.
    */
-  private async enterWorktree(run: WorktreeRun, hb: Heartbeat): Promise<'lost' | TaskOutcome | undefined> {
+  private async enter(hb: Heartbeat): Promise<Workplace | 'lost' | TaskOutcome> {
     const { ctx, task } = this;
     const setup = { graceMs: ctx.graceMs, watchdog: ctx.watchdog, prefix: ctx.prefixOutput ? `[${task.id}] ` : null, stderr: ctx.stderr };
     try {
-      const entered = await enterWorktree(run, task, hb, this.env(), ctx.emit, setup, this.setup);
-      if (entered === 'lost') return 'lost';
-      this.worktree = entered;
-      return undefined;
+      return await ctx.places.enter({ task, hb, env: this.env(), emit: ctx.emit, setup, ctl: this.setup });
     } catch (err) {
       const released = await hb.write((fence) => ctx.board.release(task.id, fence));
       if (released) ctx.emit({ event: 'released', id: task.id, ms: this.ms() });
@@ -308,14 +294,4 @@ function quoted(word: string): string {
 export function failureReason(exit: GroupExit): string {
   const how = exit.signal !== null ? `killed by ${exit.signal}` : `exit ${exit.code}`;
   return exit.lastStderrLine === '' ? how : `${how}: ${exit.lastStderrLine}`;
-}
-
-/** `git rev-parse --short HEAD` in `cwd`, or undefined when that is not a git repository (or git is missing). */
-export function headCommit(cwd: string): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    childProcess().execFile('git', ['rev-parse', '--short', 'HEAD'], { cwd, timeout: 10_000 }, (err, out) => {
-      const commit = String(out).trim();
-      resolve(err || !/^[A-Za-z0-9._/-]{1,64}$/.test(commit) ? undefined : commit);
-    });
-  });
 }

@@ -1,6 +1,5 @@
-import type { Task } from '../format/task.js';
 import type { RunEvent } from './events.js';
-import type { PassedOver } from '../board/types.js';
+import type { TaskBoard } from '../board/types.js';
 
 /** A holder write names the claim it applies to: who made it, and the claim time last written. */
 export interface Fence {
@@ -9,35 +8,13 @@ export interface Fence {
 }
 
 /**
- * The board as the runner uses it: the six operations every storage offers,
- * so the same loop runs on the markdown file and on a database.
+ * The board as the runner uses it: the part of TaskBoard it calls, so the
+ * same loop runs on the markdown file and on a database, and every board
+ * `openBoard` returns is one. Nothing in it is optional: a run with
+ * `retries` retries, one with `worktree` locks its worktree's path, and the
+ * wait between polls is the board's own `waitForWork`.
  */
-export interface RunnerBoard {
-  /** Where the board lives as messages show it (a path, or a URL without its password); the command's MDCLAIM_FILE unless handOff says otherwise. */
-  readonly location?: string;
-  /** The same, as the file board has named it. */
-  readonly path?: string;
-  /** What to tell the command instead, when showing and reaching differ (a URL as given, less its password). */
-  readonly handOff?: string;
-  list(): Promise<Task[]>;
-  next(options: { by: string; lease?: string | number; tags?: readonly string[]; section?: string; maxAttempts?: number; onPassOver?: (passed: PassedOver) => void }): Promise<Task | null>;
-  heartbeat(id: string, fence: Fence): Promise<Task>;
-  done(id: string, fence: Fence & { commit?: string }): Promise<Task>;
-  fail(id: string, fence: Fence & { reason?: string }): Promise<Task>;
-  release(id: string, fence: Fence): Promise<Task>;
-  /** Give the task back to be tried again after `delay` (its attempt counted); needed only with `retries`. */
-  retry?(id: string, fence: Fence & { delay: number }): Promise<Task>;
-  /** Lock paths under a claim: needed only with `worktree` (a worktree is a path its task's claim holds). */
-  lockPaths?(id: string, options: Fence & { writes: readonly string[] }): Promise<Task>;
-  /** Every path live claims hold: needed only with `worktree`. */
-  paths?(): Promise<readonly { path: string }[]>;
-  /**
-   * Optional: resolve when work may have appeared (a database's notification),
-   * or after `timeoutMs`, or when `signal` aborts. The runner sleeps instead
-   * when a board has no such method.
-   */
-  waitForWork?(signal: AbortSignal | undefined, timeoutMs: number): Promise<void>;
-}
+export type RunnerBoard = Pick<TaskBoard, 'location' | 'handOff' | 'list' | 'next' | 'heartbeat' | 'done' | 'fail' | 'release' | 'retry' | 'lockPaths' | 'paths' | 'waitForWork'>;
 
 /** What stopped a runner: a signal, or `SIGPIPE` for a stdout whose reader left (the status a shell shows for it). */
 export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'SIGPIPE';

@@ -30,6 +30,7 @@ const seen: Record<string, string[]> = {};
 describeKinds('mdclaim history on the $name board', (kind) => {
   it('prints one line per event, oldest first; with an id, that task\'s', async () => {
     const b = await worked(kind.make);
+    expect(b.board.keepsHistory).toBe(true);
     const r = mdclaim(['history', '--file', b.location]);
     expect([r.status, r.stderr]).toEqual([0, '']);
     const lines = r.stdout.trimEnd().split('\n').filter((l) => !/ (imported|renewed) /.test(l));

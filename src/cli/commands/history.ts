@@ -1,6 +1,6 @@
-import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import type { AnyBoard } from '../../open.js';
 import type { HistoryEvent, HistoryOptions } from '../../board/types.js';
-import { journalOf } from '../../storage/journal.js';
 import { parseDuration } from '../../board/duration.js';
 import { has, one } from '../args.js';
 import { EXIT } from '../exit.js';
@@ -27,17 +27,10 @@ export const history: Command = async (board, p, io) => {
   return events.length === 0 ? EXIT.NO_TASK : EXIT.OK;
 };
 
-/** Where a file board without a journal would keep one (said, so an empty answer is not taken for a quiet board); null when it has one. */
-function missingJournal(board: { kind: string; location: string }): string | null {
-  if (board.kind !== 'file') return null;
-  // Beside the file a symlinked board leads to, as the board writes it.
-  let file = board.location;
-  try {
-    if (lstatSync(file).isSymbolicLink()) file = realpathSync(file);
-  } catch {
-    // no board there: its reading said so already
-  }
-  return existsSync(journalOf(file)) ? null : journalOf(file);
+/** Where a file board that keeps no history would keep its journal (said, so an empty answer is not taken for a quiet board); null when it keeps one, or has one that is turned off. */
+function missingJournal(board: AnyBoard): string | null {
+  if (board.keepsHistory || board.kind !== 'file') return null;
+  return existsSync(board.journal) ? null : board.journal;
 }
 
 /** One event, as a line: when (to the millisecond, as both boards can say it), what, which task, who, and what came with it. */

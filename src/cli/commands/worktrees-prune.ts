@@ -1,5 +1,5 @@
-import { findTrees } from '../../runner/worktree.js';
-import { pruneTrees, type Removed } from '../../runner/worktree-prune.js';
+import { findTrees } from '../../runner/worktree/trees.js';
+import { pruneTrees, type Removed } from '../../runner/worktree/prune.js';
 import { has, one } from '../args.js';
 import { EXIT } from '../exit.js';
 import { printJson } from '../output.js';

@@ -1,5 +1,5 @@
-import { findTrees } from '../../runner/worktree.js';
-import { removeOne } from '../../runner/worktree-remove.js';
+import { findTrees } from '../../runner/worktree/trees.js';
+import { removeOne } from '../../runner/worktree/remove.js';
 import { has, one } from '../args.js';
 import { EXIT } from '../exit.js';
 import { printJson } from '../output.js';

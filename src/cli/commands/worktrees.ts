@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
-import { findTrees } from '../../runner/worktree.js';
-import { listTrees, worktreeNameOf, type WorktreeInfo } from '../../runner/worktree-list.js';
+import { findTrees } from '../../runner/worktree/trees.js';
+import { listTrees, worktreeNameOf, type WorktreeInfo } from '../../runner/worktree/list.js';
 import { afterEntries } from '../../board/standing.js';
 import { worktreeOf } from '../../format/worktree-section.js';
 import type { Task } from '../../format/task.js';

@@ -1,8 +1,8 @@
-import type { Task } from '../format/task.js';
-import { sectionMatches, worktreeOf } from '../format/worktree-section.js';
-import type { NextOptions } from '../board/types.js';
-import type { RunnerBoard } from './types.js';
-import { placeOf, placeProblem, type Trees } from './worktree.js';
+import type { Task } from '../../format/task.js';
+import { sectionMatches, worktreeOf } from '../../format/worktree-section.js';
+import type { NextOptions } from '../../board/types.js';
+import type { RunnerBoard } from '../types.js';
+import { placeOf, placeProblem, type Trees } from './trees.js';
 
 /**
  * The next task whose worktree no other claim holds, claimed and holding it.
@@ -15,7 +15,7 @@ import { placeOf, placeProblem, type Trees } from './worktree.js';
  * claimed: one bad heading stops no run.
  */
 export async function nextInWorktree(board: RunnerBoard, options: NextOptions, trees: Trees): Promise<Task | null> {
-  const held = new Set((await board.paths!()).map((h) => h.path));
+  const held = new Set((await board.paths()).map((h) => h.path));
   const tasks = await board.list();
   for (const section of candidates(tasks, options, trees, held)) {
     const task = await board.next(section === undefined ? options : { ...options, section });
@@ -30,7 +30,7 @@ export async function nextInWorktree(board: RunnerBoard, options: NextOptions, t
     }
     const lock = placeOf(task, trees).lock;
     try {
-      return await board.lockPaths!(task.id, { ...fence, writes: [lock] });
+      return await board.lockPaths(task.id, { ...fence, writes: [lock] });
     } catch (err) {
       if ((err as { code?: unknown }).code !== 'CONFLICT') throw err;
       // Another claim holds this worktree (or a path over it): this one is not ours to work in now.

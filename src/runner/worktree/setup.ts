@@ -1,13 +1,13 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { MdclaimError } from '../errors.js';
-import { startTime } from '../platform/process-start.js';
-import { sleep } from '../storage/deadline.js';
-import { groupHasLiveMembers, ProcessGroup } from './group.js';
-import type { Watchdog } from './watchdog.js';
-import type { Entered } from './worktree.js';
-import { worktreeGitDir } from './worktree-record.js';
+import { MdclaimError } from '../../errors.js';
+import { startTime } from '../../platform/process-start.js';
+import { sleep } from '../../storage/deadline.js';
+import { groupHasLiveMembers, ProcessGroup } from '../group.js';
+import type { Watchdog } from '../watchdog.js';
+import type { Entered } from './trees.js';
+import { worktreeGitDir } from './record.js';
 
 /** How a setup runs: as the task's command does, in a process group of its own that the runner's watchdog holds. */
 export interface SetupOptions {

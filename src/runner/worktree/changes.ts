@@ -1,7 +1,7 @@
 import { lstatSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { git, gitOut } from './git.js';
-import { dirtyPaths } from './worktree-task.js';
+import { git, gitOut } from '../git.js';
+import { dirtyPaths } from './task.js';
 
 /**
  * How many paths in the worktree at `dir` hold work no commit has: what
@@ -34,7 +34,9 @@ export async function hiddenEdits(dir: string): Promise<string[]> {
   const files = present.filter((f) => f.mode !== '120000' && f.mode !== '160000');
   for (const f of links) {
     const now = lstatSync(join(dir, f.path)).isSymbolicLink() ? readlinkSync(join(dir, f.path)) : undefined;
-    if (now === undefined || now !== (await git(dir, ['cat-file', 'blob', f.blob])).out) edited.push(f.path);
+    const blob = now === undefined ? undefined : await git(dir, ['cat-file', 'blob', f.blob]);
+    // A link whose staged target git cannot read counts as edited: kept, never taken for clean.
+    if (blob === undefined || blob.code !== 0 || blob.out !== now) edited.push(f.path);
   }
   if (files.length > 0) {
     // One hash a line, in order, with the clean filters the index's blobs went through.

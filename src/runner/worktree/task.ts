@@ -1,13 +1,12 @@
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { childProcess } from '../builtins.js';
-import { MdclaimError } from '../errors.js';
-import type { Task } from '../format/task.js';
-import type { RunEventBody } from './events.js';
-import { git, gitOut, lastLine, retryingLocks } from './git.js';
-import type { Heartbeat } from './heartbeat.js';
-import { enter, placeOf, type Entered, type Trees } from './worktree.js';
-import { setUpOnce, type SetupControl, type SetupOptions } from './worktree-setup.js';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { MdclaimError } from '../../errors.js';
+import type { Task } from '../../format/task.js';
+import type { RunEventBody } from '../events.js';
+import { git, gitOut, lastLine, retryingLocks } from '../git.js';
+import type { Heartbeat } from '../heartbeat.js';
+import { enter, placeOf, type Entered, type Trees } from './trees.js';
+import { setUpOnce, type SetupControl, type SetupOptions } from './setup.js';
 
 /** What a run in worktrees needs of the task's run. */
 export interface WorktreeRun {
@@ -16,6 +15,8 @@ export interface WorktreeRun {
   setup: string | undefined;
   /** Commit what the command left uncommitted, with the task's text as the message, before recording the commit. */
   commitChanges: boolean;
+  /** The trees directory excluded in the main checkout: once a run (see ignoreTrees). */
+  ignored?: Promise<void>;
 }
 
 /**
@@ -30,7 +31,7 @@ export async function enterWorktree(run: WorktreeRun, task: Task, hb: Heartbeat,
   // A claim found lost stops the setup: what runs under a claim ends with it.
   void hb.lost.then(() => ctl.stop('SIGTERM'));
   const work = hb.during(async (renew) => {
-    ignoreTrees(run.trees);
+    await (run.ignored ??= ignoreTrees(run.trees));
     const made = await enter(placeOf(task, run.trees), run.trees);
     if (run.setup !== undefined && !ctl.stopped) await setUpOnce(run.setup, made, { ...env, ...worktreeEnv(made) }, setup, ctl, renew, (pgid) => emit({ event: 'setup waits', id: task.id, path: made.dir, pgid }));
     return made;
@@ -61,6 +62,8 @@ export function worktreeEnv(w: Entered): NodeJS.ProcessEnv {
  * claim was found lost.
  */
 export async function keepChanges(run: WorktreeRun, w: Entered, task: Task, env: NodeJS.ProcessEnv, emit: (e: RunEventBody) => void, renew: () => Promise<boolean>): Promise<boolean> {
+  // Tolerated on purpose: when git cannot say what is uncommitted (a command that broke the worktree's index, say), the command's
+  // success still stands and nothing is committed; the worktree keeps what it holds, and prune, asking again, keeps the worktree.
   const changed = await dirtyPaths(w.dir).catch(() => 0);
   if (changed === 0) return true;
   let refused: string | undefined;
@@ -68,7 +71,8 @@ export async function keepChanges(run: WorktreeRun, w: Entered, task: Task, env:
     if (!(await renew())) return lostBeforeCommit(w, task, changed, emit);
     const added = await retryingLocks(() => git(w.dir, ['add', '--all']));
     if (added.code === 0 && !(await renew())) return lostBeforeCommit(w, task, changed, emit);
-    const r = added.code === 0 ? await retryingLocks(() => gitWithEnv(w.dir, ['commit', '--quiet', '--no-verify', '-m', task.text], env)) : added;
+    // The commit is made with the command's environment: its author is the task's.
+    const r = added.code === 0 ? await retryingLocks(() => git(w.dir, ['commit', '--quiet', '--no-verify', '-m', task.text], { env })) : added;
     if (r.code === 0) return true;
     refused = lastLine(r.err || r.out) || `exit ${r.code}`;
   }
@@ -87,24 +91,22 @@ export async function dirtyPaths(dir: string): Promise<number> {
   return out === '' ? 0 : out.split('\n').length;
 }
 
-/** The worktrees are no change of the main checkout's: DIR is excluded there (in .git/info/exclude) unless something already ignores it. */
-function ignoreTrees(trees: Trees): void {
+/**
+ * The worktrees are no change of the main checkout's: DIR is excluded there
+ * (in the repository's info/exclude) unless something already ignores it.
+ * An exclude that already names it needs no git at all.
+ */
+export async function ignoreTrees(trees: Trees): Promise<void> {
   const rel = relative(trees.top, trees.dir).split('\\').join('/');
   if (rel === '' || rel.startsWith('..')) return;
-  const checked = childProcess().spawnSync('git', ['check-ignore', '-q', `${rel}/`], { cwd: trees.top });
-  if (checked.status === 0) return;
-  const common = childProcess().spawnSync('git', ['rev-parse', '--git-common-dir'], { cwd: trees.top, encoding: 'utf8' }).stdout.trim();
-  const exclude = join(trees.top, common, 'info', 'exclude');
+  const exclude = join(trees.common, 'info', 'exclude');
   const line = `/${rel}/`;
   const now = existsSync(exclude) ? readFileSync(exclude, 'utf8') : '';
   if (now.split('\n').includes(line)) return;
+  // Status 0: ignored already (a .gitignore); 1: not ignored; anything else is git failing, said as such.
+  const checked = await git(trees.top, ['check-ignore', '-q', `${rel}/`]);
+  if (checked.code === 0) return;
+  if (checked.code !== 1) throw new MdclaimError('WORKTREE', `git check-ignore failed in ${trees.top}: ${lastLine(checked.err) || `exit ${checked.code}`}`);
+  mkdirSync(dirname(exclude), { recursive: true });
   appendFileSync(exclude, `${now === '' || now.endsWith('\n') ? '' : '\n'}${line}\n`);
-}
-
-function gitWithEnv(cwd: string, args: string[], env: NodeJS.ProcessEnv): ReturnType<typeof git> {
-  return new Promise((resolve) => {
-    childProcess().execFile('git', args, { cwd, env: { ...env, LC_ALL: 'C' } }, (err, out, errOut) => {
-      resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, out: String(out), err: String(errOut) });
-    });
-  });
 }

@@ -1,20 +1,22 @@
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { MdclaimError } from '../errors.js';
-import type { Task } from '../format/task.js';
-import { worktreeOf } from '../format/worktree-section.js';
-import { sleep } from '../storage/deadline.js';
-import { flockDir } from '../storage/flock.js';
-import { flockProvider } from '../storage/flock/choose.js';
-import { git, gitOut, lastLine, retryingLocks } from './git.js';
-import { treesDir } from './worktree-dir.js';
-import { boardKeyOf, writeRecord } from './worktree-record.js';
-import { forgetStale } from './worktree-stale.js';
+import { MdclaimError } from '../../errors.js';
+import type { Task } from '../../format/task.js';
+import { worktreeOf } from '../../format/worktree-section.js';
+import { sleep } from '../../storage/deadline.js';
+import { flockDir } from '../../storage/flock.js';
+import { flockProvider } from '../../storage/flock/choose.js';
+import { git, gitOut, lastLine, retryingLocks } from '../git.js';
+import { treesDir } from './dir.js';
+import { boardKeyOf, readRecord, writeRecord } from './record.js';
+import { forgetStale } from './stale.js';
 
 /** Where the worktrees of a run live, and what a new one starts from. */
 export interface Trees {
   /** The top of the repository the runner works in (its main checkout). */
   top: string;
+  /** The repository's common git directory, absolute (`.git` of the main checkout). */
+  common: string;
   /** The directory the worktrees are made in, absolute. */
   dir: string;
   /** What a new worktree's branch starts from, as given (`HEAD` by default). */
@@ -42,10 +44,11 @@ export interface Entered extends Place {
 
 /** Where a run's worktrees go: `dir` (default `trees` at the top of the repository that holds `cwd`). */
 export async function findTrees(cwd: string, dir: string | undefined, base: string | undefined, board: string): Promise<Trees> {
-  const r = await git(cwd, ['rev-parse', '--show-toplevel']);
+  const r = await git(cwd, ['rev-parse', '--show-toplevel', '--git-common-dir']);
   if (r.code !== 0) throw new MdclaimError('WORKTREE', `${cwd} is in no git repository (${lastLine(r.err)}): --worktree needs one`);
-  const top = realpathSync(r.out.trim());
-  const trees = { top, dir: resolve(top, dir === undefined ? 'trees' : resolve(cwd, dir)), base: base ?? 'HEAD', board: boardKeyOf(board) };
+  const [shown, common] = r.out.trim().split('\n') as [string, string];
+  const top = realpathSync(shown);
+  const trees = { top, common: resolve(cwd, common), dir: resolve(top, dir === undefined ? 'trees' : resolve(cwd, dir)), base: base ?? 'HEAD', board: boardKeyOf(board) };
   treesDir(trees.dir, lockOf('NAME', trees), false);
   return trees;
 }
@@ -165,9 +168,7 @@ async function holdingTrees<T>(trees: Trees, work: () => Promise<T>): Promise<T>
 }
 
 async function enterHeld(place: Place, trees: Trees): Promise<Entered> {
-  const baseCommit = await gitOut(trees.top, ['rev-parse', '--verify', '--quiet', `${trees.base}^{commit}`]).catch(() => {
-    throw new MdclaimError('WORKTREE', `--base ${trees.base} names no commit in ${trees.top}`);
-  });
+  const { commit: baseCommit, named } = await baseOf(trees);
   const ref = `refs/heads/${place.branch}`;
   let failures = 0;
   for (let attempt = 1; ; attempt++) {
@@ -180,28 +181,32 @@ async function enterHeld(place: Place, trees: Trees): Promise<Entered> {
     }
     if (here && !here.prunable) {
       if (here.branch !== ref) throw refused(`${place.dir} is a worktree of ${here.branch === undefined ? 'a detached HEAD' : `branch ${short(here.branch)}`}, not of branch ${place.branch}`);
-      return { ...place, base: (await recordedBase(trees.top, place.branch)) ?? baseCommit, created: false };
+      // The base its record keeps (read without git), else the one kept beside its branch.
+      return { ...place, base: (await readRecord(place.dir))?.base ?? (await recordedBase(trees.top, place.branch)) ?? baseCommit, created: false };
     }
     const elsewhere = listed.find((w) => w.branch === ref && !samePath(w.path, place.dir));
     if (elsewhere) throw refused(`branch ${place.branch} is checked out in ${elsewhere.path}`);
-    if (here?.prunable) await forgetStale(trees.top, place.dir, here.locked !== undefined && here.locked !== PRUNING);
+    if (here?.prunable) await forgetStale(trees, place.dir, here.locked !== undefined && here.locked !== PRUNING);
     if (existsOrLink(place.dir)) throw refused(`${place.dir} exists and is not the worktree of branch ${place.branch}`);
 
     const made = await retryingLocks(() => git(trees.top, ['branch', '--no-track', place.branch, baseCommit]));
+    // A branch that is there already is a person's, taken up as it is below: that failure is the answer, not an error.
     const madeBranch = made.code === 0;
-    if (madeBranch) await setBase(trees, place.branch, baseCommit);
+    const baseRef = named === '' ? baseCommit : named;
+    if (madeBranch) await setBase(trees, place.branch, baseCommit, baseRef);
     const added = await retryingLocks(() => git(trees.top, ['worktree', 'add', '--quiet', place.dir, place.branch]));
     // Judged by what exists, not git's status: a post-checkout hook cut short (^C) fails `git worktree add` after the worktree was made.
     if (added.code === 0 || (await madeOn(trees.top, place))) {
       // A branch that was there (a person's `release`) is used as it is, recorded as not mdclaim's, so that nothing of mdclaim's ever deletes it; its base is where it left the base.
       const base = madeBranch ? baseCommit : ((await recordedBase(trees.top, place.branch)) ?? (await forkPoint(trees.top, baseCommit, place.branch)));
-      const baseRef = await recordedBaseRef(trees.top, place.branch);
-      await writeRecord(place.dir, { version: 1, board: trees.board, branch: place.branch, madeBranch, ...(madeBranch ? { base } : {}), ...(madeBranch && baseRef !== undefined ? { baseRef } : {}) });
+      await writeRecord(place.dir, { version: 1, board: trees.board, branch: place.branch, madeBranch, ...(madeBranch ? { base, baseRef } : {}) });
       return { ...place, base, created: true, ...(madeBranch ? {} : { existingBranch: true }) };
     }
     // Not made: undo our branch if no one took it up (never one a worktree has checked out), then look again (a racing runner may have made the worktree).
     if (madeBranch && !(await listWorktrees(trees.top)).some((w) => w.branch === ref)) {
-      await git(trees.top, ['update-ref', '-d', ref, baseCommit]).then(() => git(trees.top, ['config', '--remove-section', `branch.${place.branch}`]));
+      // Deleted only while it is where it was made; one that moved is someone's now and stays, with its config.
+      const undone = await git(trees.top, ['update-ref', '-d', ref, baseCommit]);
+      if (undone.code === 0) await gitOut(trees.top, ['config', '--remove-section', `branch.${place.branch}`]);
     }
     if (++failures >= 5) throw new MdclaimError('WORKTREE', `cannot make the worktree ${place.dir}: ${lastLine(added.err)}; the task was given back`);
   }
@@ -249,8 +254,27 @@ export async function recordedBaseRef(top: string, branch: string): Promise<stri
   return r.code === 0 && r.out.trim() !== '' ? r.out.trim() : undefined;
 }
 
-async function setBase(trees: Trees, branch: string, commit: string): Promise<void> {
-  const named = trees.base === 'HEAD' ? (await git(trees.top, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).out.trim() : trees.base;
+async function setBase(trees: Trees, branch: string, commit: string, baseRef: string): Promise<void> {
   await gitOut(trees.top, ['config', `branch.${branch}.mdclaimBase`, commit]);
-  await gitOut(trees.top, ['config', `branch.${branch}.mdclaimBaseRef`, named === '' ? commit : named]);
+  await gitOut(trees.top, ['config', `branch.${branch}.mdclaimBaseRef`, baseRef]);
+}
+
+/**
+ * The commit a new branch starts from, and the branch it is taken from
+ * ('' for none: a commit, a tag, a detached HEAD). The default base, HEAD,
+ * is read with its branch in one git command.
+ */
+async function baseOf(trees: Trees): Promise<{ commit: string; named: string }> {
+  const noCommit = () => new MdclaimError('WORKTREE', `--base ${trees.base} names no commit in ${trees.top}`);
+  if (trees.base !== 'HEAD') {
+    const commit = await gitOut(trees.top, ['rev-parse', '--verify', '--quiet', `${trees.base}^{commit}`]).catch(() => {
+      throw noCommit();
+    });
+    return { commit, named: trees.base };
+  }
+  // A detached HEAD's name reads `HEAD`: no branch.
+  const r = await git(trees.top, ['rev-parse', 'HEAD^{commit}', '--abbrev-ref', 'HEAD']);
+  const [commit, name] = r.out.trim().split('\n');
+  if (r.code !== 0 || commit === undefined || name === undefined) throw noCommit();
+  return { commit, named: name === 'HEAD' ? '' : name };
 }

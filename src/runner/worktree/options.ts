@@ -1,8 +1,8 @@
-import { usage } from '../errors.js';
-import type { RunnerBoard, WorktreeOptions } from './types.js';
+import { usage } from '../../errors.js';
+import type { WorktreeOptions } from '../types.js';
 
-/** `worktree` checked: true is every default; a board must lock paths, since a worktree is a path its claim holds. */
-export function settleWorktree(board: RunnerBoard, o: boolean | WorktreeOptions | undefined): WorktreeOptions | undefined {
+/** `worktree` checked: true is every default. */
+export function settleWorktree(o: boolean | WorktreeOptions | undefined): WorktreeOptions | undefined {
   if (o === undefined || o === false) return undefined;
   if (o !== true && (o === null || typeof o !== 'object')) throw usage('worktree must be true or an object of options');
   const w: WorktreeOptions = o === true ? {} : o;
@@ -11,6 +11,5 @@ export function settleWorktree(board: RunnerBoard, o: boolean | WorktreeOptions 
     if (v !== undefined && (typeof v !== 'string' || v === '')) throw usage(`worktree.${name} must be a non-empty string, got ${JSON.stringify(v)}`);
   }
   if (w.commit !== undefined && typeof w.commit !== 'boolean') throw usage('worktree.commit must be true or false');
-  if (typeof board.lockPaths !== 'function' || typeof board.paths !== 'function') throw usage('worktree needs a board that locks paths (board.lockPaths and board.paths)');
   return w;
 }

@@ -1,13 +1,13 @@
 import { realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { stillClaimable } from '../board/claimable.js';
-import type { Task } from '../format/task.js';
-import { worktreeOf } from '../format/worktree-section.js';
-import { git } from './git.js';
-import { branchWork } from './worktree-branch.js';
-import { uncommittedPaths } from './worktree-changes.js';
-import { readRecord } from './worktree-record.js';
-import { listWorktrees, recordedBase, recordedBaseRef, type Listed, type Trees } from './worktree.js';
+import { stillClaimable } from '../../board/claimable.js';
+import type { Task } from '../../format/task.js';
+import { worktreeOf } from '../../format/worktree-section.js';
+import { git } from '../git.js';
+import { branchWork } from './branch.js';
+import { uncommittedPaths } from './changes.js';
+import { readRecord } from './record.js';
+import { listWorktrees, recordedBase, recordedBaseRef, type Listed, type Trees } from './trees.js';
 
 /** A worktree's tasks on the board, by where they stand. */
 export interface WorktreeTasks {
@@ -72,6 +72,7 @@ export function worktreeNameOf(task: Task): string {
  */
 export async function listTrees(trees: Trees, tasks: readonly Task[], only?: string): Promise<WorktreeInfo[]> {
   const all = await listWorktrees(trees.top);
+  // Status 1 is a detached HEAD; that and any failure leave '': no branch of the main checkout's to compare with, never a wrong one.
   const mainBranch = (await git(trees.top, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).out.trim();
   const dirs = [trees.dir, realDir(trees.dir)];
   // git lists the main worktree first.

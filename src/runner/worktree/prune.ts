@@ -1,7 +1,7 @@
-import type { Task } from '../format/task.js';
-import { git, lastLine } from './git.js';
-import { listTrees, type WorktreeInfo } from './worktree-list.js';
-import { lockOf, PRUNING, type Trees } from './worktree.js';
+import type { Task } from '../../format/task.js';
+import { git, lastLine } from '../git.js';
+import { listTrees, type WorktreeInfo } from './list.js';
+import { lockOf, PRUNING, type Trees } from './trees.js';
 
 /** What prune needs of a board: its tasks, and the paths live claims hold. */
 export interface PruneBoard {
@@ -102,25 +102,31 @@ export function removal(info: WorktreeInfo, force: boolean): Removed {
 export async function removeTree(board: PruneBoard, trees: Trees, info: WorktreeInfo, check: (fresh: WorktreeInfo, held: boolean) => string | undefined, force: boolean): Promise<{ removed: Removed } | { kept: string }> {
   const locked = await git(trees.top, ['worktree', 'lock', '--reason', PRUNING, info.path]);
   if (locked.code !== 0) return { kept: `cannot lock it: ${lastLine(locked.err)}` };
-  const unlock = () => git(trees.top, ['worktree', 'unlock', info.path]);
-  const [tasks, paths] = await Promise.all([board.list(), board.paths()]);
-  const [fresh] = await listTrees(trees, tasks, info.path);
-  const again = fresh === undefined ? 'it is gone' : check({ ...fresh, locked: undefined } as WorktreeInfo, paths.some((p) => p.path === lockOf(info.name, trees)));
-  if (again !== undefined || fresh === undefined || fresh.head !== info.head) {
-    await unlock();
-    return { kept: again ?? 'it changed while mdclaim looked' };
+  // Kept after all: our lock goes again, and a lock that cannot go is said (a runner would wait on it).
+  const kept = async (reason: string) => {
+    const unlocked = await git(trees.top, ['worktree', 'unlock', info.path]);
+    return { kept: unlocked.code === 0 ? reason : `${reason}; it stays locked in git (${PRUNING}): ${lastLine(unlocked.err)}` };
+  };
+  let fresh: WorktreeInfo | undefined;
+  try {
+    const [tasks, paths] = await Promise.all([board.list(), board.paths()]);
+    [fresh] = await listTrees(trees, tasks, info.path);
+    const again = fresh === undefined ? 'it is gone' : check({ ...fresh, locked: undefined } as WorktreeInfo, paths.some((p) => p.path === lockOf(info.name, trees)));
+    if (again !== undefined || fresh === undefined || fresh.head !== info.head) return await kept(again ?? 'it changed while mdclaim looked');
+  } catch (err) {
+    // The board or git failed us while it was locked: unlocked again (tried; the error thrown is the one to tell), then thrown.
+    await kept('');
+    throw err;
   }
   // Locked by us, checked clean: --force twice removes a locked worktree.
   const removed = await git(trees.top, ['worktree', 'remove', '--force', '--force', info.path]);
-  if (removed.code !== 0) {
-    await unlock();
-    return { kept: `git worktree remove failed: ${lastLine(removed.err)}` };
-  }
+  if (removed.code !== 0) return kept(`git worktree remove failed: ${lastLine(removed.err)}`);
   const outcome = removal(fresh, force);
   if (outcome.branch === undefined) return { removed: outcome };
   // Deleted only while it points where it was judged: a branch moved meanwhile stays.
   const deleted = await git(trees.top, ['update-ref', '-d', `refs/heads/${outcome.branch}`, fresh.head]);
   if (deleted.code !== 0) return { removed: { name: info.name, path: info.path, branchKept: { branch: outcome.branch, reason: `it moved: ${lastLine(deleted.err)}` } } };
+  // Tolerated on purpose: the branch is gone, and its config (mdclaim's base, git's upstream) may be gone already; what is left of it harms nothing.
   await git(trees.top, ['config', '--remove-section', `branch.${outcome.branch}`]);
   // A branch whose commits go with it (forced): where it was, to bring it back.
   return { removed: fresh.deletable ? outcome : { ...outcome, at: fresh.head } };

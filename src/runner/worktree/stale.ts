@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { MdclaimError } from '../errors.js';
-import { real } from '../platform/followed-path.js';
-import { gitOut } from './git.js';
-import { readRecordAt } from './worktree-record.js';
+import { dirname, join } from 'node:path';
+import { MdclaimError } from '../../errors.js';
+import { real } from '../../platform/followed-path.js';
+import { gitOut } from '../git.js';
+import { readRecordAt } from './record.js';
+import type { Trees } from './trees.js';
 
 /**
  * The registration of a worktree whose directory is gone, at the exact path
@@ -12,17 +13,17 @@ import { readRecordAt } from './worktree-record.js';
  * forgets every such worktree of the repository, a person's on an absent
  * disk (and its staged index) included.
  */
-export async function forgetStale(top: string, dir: string, locked: boolean): Promise<void> {
-  const admin = await adminDirOf(top, dir);
+export async function forgetStale(trees: Trees, dir: string, locked: boolean): Promise<void> {
+  const admin = adminDirOf(trees.common, dir);
   if (admin === undefined || readRecordAt(admin) === undefined || locked) {
     throw new MdclaimError('WORKTREE', `${dir} is registered as a worktree of this repository whose directory is missing, not made by mdclaim: git worktree prune or remove it by hand; the task was given back`);
   }
-  await gitOut(top, ['worktree', 'remove', '--force', dir]);
+  await gitOut(trees.top, ['worktree', 'remove', '--force', dir]);
 }
 
 /** The directory in the repository's git directory that registers the worktree at `dir` (its `gitdir` names `dir/.git`). */
-async function adminDirOf(top: string, dir: string): Promise<string | undefined> {
-  const root = join(resolve(top, await gitOut(top, ['rev-parse', '--git-common-dir'])), 'worktrees');
+function adminDirOf(common: string, dir: string): string | undefined {
+  const root = join(common, 'worktrees');
   let names: string[];
   try {
     names = readdirSync(root);

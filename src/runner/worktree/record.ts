@@ -1,6 +1,6 @@
 import { readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { gitOut } from './git.js';
+import { gitOut } from '../git.js';
 
 /**
  * What mdclaim made, recorded when it made it, so that prune and the runner
@@ -26,9 +26,26 @@ export interface WorktreeRecord {
 
 const NAME = 'mdclaim.json';
 
-/** The worktree's own git directory (not the common one). */
+/**
+ * The worktree's own git directory (not the common one): what its `.git`
+ * file names (`gitdir: …`, relative to the worktree when git wrote it so),
+ * read without running git; git is asked only where `.git` is no such file.
+ */
 export async function worktreeGitDir(dir: string): Promise<string> {
-  return gitOut(dir, ['rev-parse', '--absolute-git-dir']);
+  return gitDirNamedIn(dir) ?? gitOut(dir, ['rev-parse', '--absolute-git-dir']);
+}
+
+/** The git directory the `.git` file at the top of `dir` names, or undefined when there is no such file (a directory, none, unreadable). */
+function gitDirNamedIn(dir: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, '.git'), 'utf8');
+  } catch {
+    // A `.git` directory (EISDIR) or none: git is asked instead.
+    return undefined;
+  }
+  const named = /^gitdir: (.+)$/m.exec(text);
+  return named === null ? undefined : resolve(dir, named[1]!.trim());
 }
 
 /** Write the record into the worktree's git directory, whole or not at all. */
@@ -52,6 +69,7 @@ export function readRecordAt(gitDir: string): WorktreeRecord | undefined {
 
 /** The record of the worktree at `dir`, or undefined (see readRecordAt). */
 export async function readRecord(dir: string): Promise<WorktreeRecord | undefined> {
+  // Tolerated on purpose: a worktree whose git directory git cannot name has no record to read, and one without a record is a person's, never removed.
   const gitDir = await worktreeGitDir(dir).catch(() => undefined);
   return gitDir === undefined ? undefined : readRecordAt(gitDir);
 }
@@ -83,8 +101,8 @@ export function recordAround(cwd: string): WorktreeRecord | undefined {
       text = undefined;
     }
     if (text !== undefined) {
-      const named = /^gitdir: (.+)$/m.exec(text);
-      return named === null ? undefined : readRecordAt(resolve(dir, named[1]!.trim()));
+      const gitDir = gitDirNamedIn(dir);
+      return gitDir === undefined ? undefined : readRecordAt(gitDir);
     }
     const up = dirname(dir);
     if (up === dir) return undefined;

@@ -1,7 +1,7 @@
-import { MdclaimError } from '../errors.js';
-import { listTrees, type WorktreeInfo } from './worktree-list.js';
-import { heldBack, plural, removeTree, type PruneBoard, type Removed } from './worktree-prune.js';
-import { lockOf, type Trees } from './worktree.js';
+import { MdclaimError } from '../../errors.js';
+import { listTrees, type WorktreeInfo } from './list.js';
+import { heldBack, plural, removeTree, type PruneBoard, type Removed } from './prune.js';
+import { lockOf, type Trees } from './trees.js';
 
 /**
  * Remove one worktree on purpose (`mdclaim worktrees remove NAME`), whatever

@@ -1,7 +1,7 @@
 import { accessSync, constants, lstatSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { MdclaimError, usage } from '../errors.js';
-import { pathList } from '../board/path-options.js';
+import { MdclaimError, usage } from '../../errors.js';
+import { pathList } from '../../board/path-options.js';
 
 /**
  * The directory worktrees are made in, checked before anything is claimed:

@@ -1,4 +1,4 @@
-import { git, gitOut } from './git.js';
+import { git, gitOut } from '../git.js';
 
 /**
  * Where a branch's work lives besides the branch itself: the one rule prune,
@@ -61,7 +61,7 @@ async function patchIds(top: string, args: string[]): Promise<string[] | undefin
   const shown = await git(top, args);
   if (shown.code !== 0) return undefined;
   if (shown.out === '') return [];
-  const ids = await git(top, ['patch-id', '--stable'], shown.out);
+  const ids = await git(top, ['patch-id', '--stable'], { input: shown.out });
   return ids.code === 0 ? ids.out.split('\n').filter(Boolean).map((l) => l.split(' ')[0]!) : undefined;
 }
 
