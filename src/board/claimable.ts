@@ -70,8 +70,9 @@ export function isDue(notBefore: string | undefined, now: Cutoff): boolean {
 }
 
 /**
- * Why a task cannot be claimed now: its status (done, failed), a live claim
- * on it, a retry's time not yet come, a task above a `[⏰]` in its section
+ * Why a task cannot be claimed now: its status (done, failed), its own line
+ * (or what its `{after: …}` names: no task, a cycle), a live claim on it, a
+ * retry's time not yet come, a task above a `[⏰]` in its section
  * not done, a task it waits for (`{after: …}`) not done, or a live claim on
  * another task holding a path in its way. `A` is how a board names the task
  * above, `H` the hold in the way, `W` the task waited for.
@@ -95,6 +96,8 @@ export type AfterBlocker<W> = { kind: 'wait'; task: W } | { kind: 'line'; reason
  */
 export interface Candidate<A, H, W = A> {
   readonly status: Marker['status'];
+  /** Why its own line can never be claimed as it is (textRefusal: a declaration that does not normalise, the reason's separator), or null. */
+  line(): string | null;
   /** A claimed task: has its claim outlived its own lease (isLapsed)? */
   lapsed(): boolean;
   /** Its line's not-before time, if any. */
@@ -109,17 +112,32 @@ export interface Candidate<A, H, W = A> {
 
 /**
  * The one claimable rule: null when the task may be claimed now, else what
- * stands in the way. Claimable is open; or `[⏰]` with every task above it in
- * its section done; or claimed with a lapsed lease (takeover); in each case
- * not waiting for a retry's time (isDue), with every task it waits for
- * (`{after: …}`) done, and with no live claim on another task holding a path
- * in the way of those it declares (blockingHold). An `{after: …}` that names
- * no task, or a cycle, refuses the line before any wait is weighed. Every
- * claim, view and `--until-settled` asks it (a settled run asks it at the
- * end of time: cutoff(Infinity)); the PostgreSQL board states the same rule
- * once in SQL (task_view's claimable and blocker).
+ * stands in the way, the first of: a finished task's status (done, failed);
+ * its own line, which no one can claim as it is (textRefusal), since that
+ * will not pass with time; a live claim; an `{after: …}` that names no task,
+ * or a cycle; a retry's time not yet come (isDue); a `[⏰]` with a task above
+ * it in its section not done; a task it waits for (`{after: …}`) not done; a
+ * live claim on another task holding a path in the way of those it declares
+ * (blockingHold). A lapsed claim may be taken over. Every claim, view and
+ * `--until-settled` asks it (a settled run asks it at the end of time:
+ * cutoff(Infinity)), and a refusal says its answer (conflict.ts, refusal);
+ * the PostgreSQL board states all but the line's own rule once in SQL
+ * (task_view's claimable and blocker), and puts that rule first as this
+ * does (ownLine).
  */
 export function blockerOf<A, H, W>(c: Candidate<A, H, W>, now: Cutoff): Blocker<A, H, W> | null {
+  return ownLine(c.status, () => c.line()) ?? blockerButLine(c, now);
+}
+
+/** The per-line rule, blockerOf's first case after a finished task's status: a line no one can claim as it is, and why. */
+export function ownLine(status: Marker['status'], line: () => string | null): { kind: 'line'; reason: string } | null {
+  if (status === 'done' || status === 'failed') return null;
+  const reason = line();
+  return reason === null ? null : { kind: 'line', reason };
+}
+
+/** blockerOf but for the task's own line: what `next` weighs before it passes a refused line over (passedOver). */
+function blockerButLine<A, H, W>(c: Candidate<A, H, W>, now: Cutoff): Blocker<A, H, W> | null {
   if (c.status === 'done' || c.status === 'failed') return { kind: 'status', status: c.status };
   if (c.status === 'claimed' && !c.lapsed()) return { kind: 'claimed' };
   const after = c.after();
@@ -135,13 +153,26 @@ export function blockerOf<A, H, W>(c: Candidate<A, H, W>, now: Cutoff): Blocker<
   return hold === null ? null : { kind: 'path', hold };
 }
 
+/**
+ * A task `next` would take but for its own line, given blockerOf's answer
+ * `b` for it: the reason to pass it over with (saying so), or null. A line
+ * refused for anything more is left as any task not claimable now is.
+ */
+export function passedOver<A, H, W>(b: Blocker<A, H, W> | null, c: Candidate<A, H, W>, now: Cutoff): string | null {
+  return b?.kind === 'line' && blockerButLine(c, now) === null ? b.reason : null;
+}
+
 const NONE = () => null;
 
-/** A task by its marker, for blockerOf: `aboveAllDone` for its section, `hold` when paths are known (else none counts), `after` when what it waits for is. */
+/**
+ * A task by its marker, for blockerOf: `aboveAllDone` for its section, `hold` when paths are known (else none counts),
+ * `after` when what it waits for is, `line` when its text is (else its line is taken as claimable).
+ */
 export function markerCandidate<H = never, W = true>(
   m: Marker, aboveAllDone: boolean, now: Cutoff, notBefore: string | undefined, hold: () => H | null = NONE, after: () => AfterBlocker<W> | null = NONE,
+  line: () => string | null = NONE,
 ): Candidate<true, H, W> {
-  return { status: m.status, lapsed: () => isLapsed(m, now), notBefore: () => notBefore, above: () => (aboveAllDone ? null : true), hold, after };
+  return { status: m.status, line, lapsed: () => isLapsed(m, now), notBefore: () => notBefore, above: () => (aboveAllDone ? null : true), hold, after };
 }
 
 /** blockerOf but for paths (checked against the board's holds by the caller, see blockingHold), by its marker. */
@@ -158,6 +189,33 @@ export interface ModedPath {
 /** Does a claim hold its paths (declared on its line, locked under it)? While it is live: a lapsed claim holds nothing. */
 export function holdsPaths(m: Marker, now: Cutoff): boolean {
   return m.status === 'claimed' && !isLapsed(m, now);
+}
+
+/** A path a claim holds: declared on its line or locked under it, and since when. */
+export interface ClaimHold extends ModedPath {
+  kind: 'declared' | 'locked';
+  /** When a lock was taken; a declared path is held since the claim time. */
+  since?: string;
+}
+
+/**
+ * The paths a claim holds (every board's one reading, beside the SQL's
+ * mdclaim.held_path; ask holdsPaths first: a lapsed claim holds nothing):
+ * the paths its line declares, writes then reads, since its claim time, then
+ * its locks in line order, each since it was taken, a lock whose path does
+ * not normalise holding nothing. `make` turns each into the board's own record.
+ */
+export function claimHolds<H>(
+  declared: { writes?: readonly string[] | undefined; reads?: readonly string[] | undefined }, claimedAt: string | undefined,
+  locks: readonly { mode: PathMode; path: string; since?: string | undefined }[] | undefined, make: (h: ClaimHold) => H, into: H[],
+): void {
+  const since = claimedAt === undefined ? {} : { since: claimedAt };
+  for (const path of declared.writes ?? []) into.push(make({ path, mode: 'write', kind: 'declared', ...since }));
+  for (const path of declared.reads ?? []) into.push(make({ path, mode: 'read', kind: 'declared', ...since }));
+  for (const lock of locks ?? []) {
+    const n = normalisePath(lock.path);
+    if ('path' in n) into.push(make({ path: n.path, mode: lock.mode, kind: 'locked', ...(lock.since === undefined ? {} : { since: lock.since }) }));
+  }
 }
 
 /**
@@ -187,16 +245,6 @@ export interface Standing {
 /** The end of time: every timed claim has lapsed and every retry's time has come. */
 const EVENTUALLY = cutoff(Infinity);
 
-/**
- * Could this task still become claimable (the question `run --until-settled`
- * asks)? The claimable rule at the end of time: open; a timed claim, which may
- * lapse; or a `[⏰]` whose tasks above it in its section could all still end
- * done (so a `[❌]` above settles it).
- */
-export function couldBecomeClaimable(m: Standing, aboveCouldAllEndDone: boolean): boolean {
-  return blockerOf(markerCandidate({ status: m.status, end: 0, ...(m.claimedAt === undefined ? {} : { claimedAt: m.claimedAt }) }, aboveCouldAllEndDone, EVENTUALLY, undefined), EVENTUALLY) === null;
-}
-
 /** What the settling rule reads of a task's paths: its declarations and the locks under it. */
 export interface StandingPaths {
   writes?: readonly string[] | undefined;
@@ -205,7 +253,10 @@ export interface StandingPaths {
 }
 
 /**
- * `couldBecomeClaimable` for each task of a board in file order, with
+ * Could each task of a board still become claimable (the question `run
+ * --until-settled` asks)? The claimable rule at the end of time (open; a timed
+ * claim, which may lapse; a `[⏰]` whose tasks above it in its section could
+ * all still end done, so a `[❌]` above settles it), in file order, with
  * sections taken as `walk` takes them: a run of tasks under one heading. A
  * task whose paths an untimed claim holds cannot become claimable either:
  * that claim never lapses, so its paths are held for good (as its `[⏰]`s are);
@@ -240,7 +291,8 @@ function couldAll(tasks: readonly (Standing & StandingPaths & { section?: string
     const want = { writes: t.writes ?? [], reads: t.reads ?? [] };
     const hold = () => (forever.length === 0 ? null : blockingHold(want, forever.filter((h) => h.task !== i)));
     const after = deps === null ? undefined : () => eventually(deps, i, endsDone);
-    const could = blockerOf(markerCandidate(m, allCould, EVENTUALLY, undefined, hold, after), EVENTUALLY) === null && (t.text === undefined || textRefusal(t.text) === null);
+    const line = t.text === undefined ? undefined : () => textRefusal(t.text!);
+    const could = blockerOf(markerCandidate(m, allCould, EVENTUALLY, undefined, hold, after, line), EVENTUALLY) === null;
     // Could it still end done? Done, or could become claimable (a failed task or an untimed claim never will).
     if (t.status !== 'done' && !could) allCould = false;
     return could;
@@ -259,13 +311,7 @@ function eventually(deps: Dependencies, i: number, endsDone: readonly boolean[])
 function heldForGood(tasks: readonly (Standing & StandingPaths)[]): (ModedPath & { task: number })[] {
   const held: (ModedPath & { task: number })[] = [];
   tasks.forEach((t, task) => {
-    if (!holdsPaths({ status: t.status, end: 0, ...(t.claimedAt === undefined ? {} : { claimedAt: t.claimedAt }) }, EVENTUALLY)) return;
-    for (const path of t.writes ?? []) held.push({ path, mode: 'write', task });
-    for (const path of t.reads ?? []) held.push({ path, mode: 'read', task });
-    for (const lock of t.locks ?? []) {
-      const n = normalisePath(lock.path);
-      if ('path' in n) held.push({ path: n.path, mode: lock.mode, task });
-    }
+    if (holdsPaths({ status: t.status, end: 0, ...(t.claimedAt === undefined ? {} : { claimedAt: t.claimedAt }) }, EVENTUALLY)) claimHolds(t, undefined, t.locks, (h) => ({ path: h.path, mode: h.mode, task }), held);
   });
   return held;
 }

@@ -1,8 +1,7 @@
 import { readDuration } from '../format/duration.js';
 import type { Marker } from '../format/marker.js';
-import { normalisePath } from '../format/paths.js';
 import type { Task } from '../format/task.js';
-import { blockerOf, blockingHold, cutoff, holdsPaths, isLapsed, type AfterBlocker, type Blocker, type Candidate, type Cutoff, type ModedPath } from './claimable.js';
+import { blockerOf, blockingHold, claimHolds, cutoff, holdsPaths, isLapsed, ownLine, type AfterBlocker, type Blocker, type Candidate, type ClaimHold, type Cutoff } from './claimable.js';
 import { dependencies, type Dependencies } from './after.js';
 import { attemptsOfTask } from './park.js';
 import type { HeldPath } from './path-types.js';
@@ -17,11 +16,8 @@ import type { TaskBoard } from './types.js';
 export type ClaimState = 'live' | 'lapsed' | 'untimed';
 
 /** A path a live claim holds, and the task holding it. */
-export interface TaskHold extends ModedPath {
-  kind: 'declared' | 'locked';
+export interface TaskHold extends ClaimHold {
   task: Task;
-  /** When it was locked; for a declared path, the claim's time. */
-  since?: string;
 }
 
 /**
@@ -61,16 +57,7 @@ export function claimState(t: Task, nowMs: number, now: Cutoff = cutoff(nowMs)):
 /** Every path the live claims hold (holdsPaths: a lapsed claim holds nothing), in board order. */
 export function taskHolds(tasks: readonly Task[], now: Cutoff): TaskHold[] {
   const out: TaskHold[] = [];
-  for (const t of tasks) {
-    if (!holdsPaths(markerOf(t), now)) continue;
-    const since = t.claimedAt === undefined ? {} : { since: t.claimedAt };
-    for (const path of t.writes ?? []) out.push({ path, mode: 'write', kind: 'declared', task: t, ...since });
-    for (const path of t.reads ?? []) out.push({ path, mode: 'read', kind: 'declared', task: t, ...since });
-    for (const lock of t.locks ?? []) {
-      const n = normalisePath(lock.path);
-      if ('path' in n) out.push({ path: n.path, mode: lock.mode, kind: 'locked', task: t, ...(lock.since === undefined ? {} : { since: lock.since }) });
-    }
-  }
+  for (const t of tasks) if (holdsPaths(markerOf(t), now)) claimHolds(t, t.claimedAt, t.locks, (h) => ({ ...h, task: t }), out);
   return out;
 }
 
@@ -90,6 +77,7 @@ export function answers(tasks: readonly Task[], now: Cutoff, holds: readonly Tas
     const above = notDone;
     const candidate: Candidate<Task, TaskHold, Task> = {
       status: t.status,
+      line: () => textRefusal(t.text),
       lapsed: () => isLapsed(markerOf(t), now),
       notBefore: () => t.notBefore,
       above: () => above,
@@ -97,25 +85,22 @@ export function answers(tasks: readonly Task[], now: Cutoff, holds: readonly Tas
       after: () => afterOf(deps, i, tasks),
     };
     if (t.status !== 'done') notDone ??= t;
-    return lineRule(t, named(blockerOf(candidate, now)));
+    return named(blockerOf(candidate, now));
   });
 }
 
 /**
- * The answer with what the task's own line says (textRefusal): a task its
- * text keeps from being claimed is claimable by no one until the line is
- * fixed, whatever else stands in its way now, though no status or live claim
- * keeps it. Both boards' surveys ask it, so `claimable` in a listing is what
- * `claim` of the task does (which refuses it as a usage error naming the line).
+ * A board's answer worked out but for the task's own line (task_view's
+ * blocker), with that rule put first as blockerOf puts it (ownLine): a task
+ * its text keeps from being claimed is claimable by no one until the line is
+ * fixed, whatever else stands in its way now.
  */
-export function lineRule(t: Task, b: TaskBlocker | null): TaskBlocker | null {
-  if (b?.kind === 'status' || b?.kind === 'claimed') return b;
-  const reason = textRefusal(t.text);
-  return reason === null ? b : { kind: 'line', reason };
+export function withOwnLine(t: Pick<Task, 'status' | 'text'>, b: TaskBlocker | null): TaskBlocker | null {
+  return ownLine(t.status, () => textRefusal(t.text)) ?? b;
 }
 
 /** The after rule's answer for task `i`, the task waited for as itself. */
-export function afterOf(deps: Dependencies | null, i: number, tasks: readonly Task[]): AfterBlocker<Task> | null {
+function afterOf(deps: Dependencies | null, i: number, tasks: readonly Task[]): AfterBlocker<Task> | null {
   const a = deps?.answer(i) ?? null;
   return a?.kind === 'wait' ? { kind: 'wait', task: tasks[a.task]! } : a;
 }
@@ -198,7 +183,7 @@ export function afterEntries(tasks: readonly Task[], deps: Dependencies | null =
 }
 
 /** How each task stands at `nowMs`, by the board's answers (see TaskBoard.survey), so a listing and a claim never disagree. */
-export function standings(tasks: readonly Task[], nowMs: number, blockers: readonly (TaskBlocker | null)[] = answers(tasks, cutoff(nowMs))): Standing[] {
+function standings(tasks: readonly Task[], nowMs: number, blockers: readonly (TaskBlocker | null)[] = answers(tasks, cutoff(nowMs))): Standing[] {
   const now = cutoff(nowMs);
   const after = afterEntries(tasks);
   return tasks.map((t, i) => {

@@ -1,13 +1,13 @@
 import { bareMarker } from './bare-sql.js';
 import { noTask } from '../board/resolve-id.js';
-import { notClaimable, waitsFor } from '../board/conflict.js';
-import type { TaskBlocker } from '../board/standing.js';
-import { lineRefusal, refusedLine, refuseLine } from '../board/unclaimable.js';
+import { refusal } from '../board/conflict.js';
+import { withOwnLine, type TaskBlocker } from '../board/standing.js';
+import { lineRefusal, refuseLine } from '../board/unclaimable.js';
 import { FAILED_SEP } from '../format/task.js';
 import type { Task } from '../format/task.js';
 import { RolledBack, type Conn } from './db.js';
 import { logged } from './history-sql.js';
-import { HOLD_COLUMNS, heldBy, lockBoardPaths, PathRace, type HoldRow } from './held.js';
+import { lockBoardPaths, PathRace } from './held.js';
 import { fromJson, rowText, taskColumns, taskJson, toTask, type TaskRow } from './rows.js';
 import { MAX_ATTEMPTS } from '../format/attempts.js';
 import { setTries } from './tries-sql.js';
@@ -175,23 +175,21 @@ export async function claimById(
     if (token === null) await pathsStillFree(c, a.board, row);
     return toTask(row);
   }
-  // Nothing claimed: say why, from the rows as they are now.
-  const found = await c.query<TaskRow & { blocker: TaskBlocker | null }>(
-    `SELECT ${taskColumns('v')}, v.blocker FROM mdclaim.task_view v WHERE v.board = $1 AND (v.hash = $2 OR v.key = $2) ORDER BY v.position`,
+  // Nothing claimed: say why, from the rows as they are now, by the view's answer (with the text of a hold's task, which the refusal names).
+  const found = await c.query<TaskRow & { blocker: TaskBlocker | null; hold_text: string | null }>(
+    `SELECT ${taskColumns('v')}, v.blocker, CASE WHEN v.blocker->>'kind' = 'path' THEN (
+       SELECT o.text FROM mdclaim.task_view o WHERE o.board = v.board AND o.id = v.blocker->'hold'->>'task' ORDER BY o.position LIMIT 1) END AS hold_text
+     FROM mdclaim.task_view v WHERE v.board = $1 AND (v.hash = $2 OR v.key = $2) ORDER BY v.position`,
     [a.board, a.id],
   );
   if (!found[0]) throw noTask(a.id);
   // Every row answering to the id under another id: a key shared by several tasks (their ids are their hashes).
   if (found.length > 1 && found.every((r) => r.id !== a.id)) throw ambiguousKey(a.id, found.map(toTask));
-  const first = found.find((r) => r.status === 'open' || r.status === 'blocked' || r.status === 'claimed') ?? found[0];
-  // What the task waits for (`{after: …}`): a line that names no task, or a cycle, is refused as the file board refuses it.
-  if (first.blocker?.kind === 'line') throw refusedLine(first.blocker.reason, first.line);
-  if (first.blocker?.kind === 'after') throw waitsFor(toTask(first), first.blocker.task);
-  const [blocker] = await c.query<HoldRow>(`SELECT ${HOLD_COLUMNS} FROM mdclaim.task_view v, mdclaim.blocking_holds(v.board, v.uid, v.writes, v.reads) h
-     JOIN mdclaim.task_view o ON o.uid = h.task WHERE v.uid = $1 AND v.waiting_ok AND v.path_blocked LIMIT 1`, [first.uid]);
-  if (blocker) throw heldBy(blocker);
-  // The first row that waits, so a retry's wait is what the refusal names.
-  throw notClaimable(toTask(found.find((r) => r.not_before !== null && (r.status === 'open' || r.status === 'blocked')) ?? found[0]), Date.now(), a.by);
+  // The answer for the first row not finished (else the first), its own line's rule first, as every board refuses it.
+  const first = found.find((r) => r.status !== 'done' && r.status !== 'failed') ?? found[0];
+  const task = toTask(first);
+  const b = withOwnLine(task, first.blocker);
+  throw refusal(task, b?.kind === 'path' ? { kind: 'path', hold: { by: b.hold.by, path: b.hold.path, mode: b.hold.mode, task: { id: b.hold.task, text: first.hold_text ?? '' } } } : b, Date.now(), a.by);
 }
 
 /**
