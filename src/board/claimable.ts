@@ -136,7 +136,7 @@ export function ownLine(status: Marker['status'], line: () => string | null): { 
   return reason === null ? null : { kind: 'line', reason };
 }
 
-/** blockerOf but for the task's own line: what `next` weighs before it passes a refused line over (passedOver). */
+/** blockerOf but for the task's own line: what `next` weighs before it passes a refused line over (nextAnswer). */
 function blockerButLine<A, H, W>(c: Candidate<A, H, W>, now: Cutoff): Blocker<A, H, W> | null {
   if (c.status === 'done' || c.status === 'failed') return { kind: 'status', status: c.status };
   if (c.status === 'claimed' && !c.lapsed()) return { kind: 'claimed' };
@@ -154,12 +154,15 @@ function blockerButLine<A, H, W>(c: Candidate<A, H, W>, now: Cutoff): Blocker<A,
 }
 
 /**
- * A task `next` would take but for its own line, given blockerOf's answer
- * `b` for it: the reason to pass it over with (saying so), or null. A line
- * refused for anything more is left as any task not claimable now is.
+ * What `next` does with a task, by blockerOf's answer: take it (null), leave
+ * it (something other than its own line stands in its way), or pass it over
+ * saying why (its own line is all that does). Asked in the order cheapest for
+ * a walk: the line is read only for a task that is otherwise claimable.
  */
-export function passedOver<A, H, W>(b: Blocker<A, H, W> | null, c: Candidate<A, H, W>, now: Cutoff): string | null {
-  return b?.kind === 'line' && blockerButLine(c, now) === null ? b.reason : null;
+export function nextAnswer<A, H, W>(c: Candidate<A, H, W>, now: Cutoff): null | 'leave' | { passOver: string } {
+  if (blockerButLine(c, now) !== null) return 'leave';
+  const line = ownLine(c.status, () => c.line());
+  return line === null ? null : { passOver: line.reason };
 }
 
 const NONE = () => null;

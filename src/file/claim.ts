@@ -5,7 +5,7 @@ import { formatDuration } from '../format/duration.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
 import { settledRun } from '../format/settled-run.js';
 import { claimTimes, parseTags, reshaped, textBetween, type Task } from '../format/task.js';
-import { blockerOf, blockingHold, cutoff, passedOver, type Blocker, type Cutoff } from '../board/claimable.js';
+import { blockerOf, blockingHold, cutoff, nextAnswer, type Blocker, type Cutoff } from '../board/claimable.js';
 import { BoardFacts, ScannedCandidate, seenCandidate } from './claimable-line.js';
 import { afterTask } from '../board/standing.js';
 import type { DepTask } from '../board/after.js';
@@ -78,12 +78,11 @@ export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs, 
     // A board with path declarations or locks: every line's holds matter (see firstFree). A budget: lapsed claims past it are parked on the way.
     const parked: Seen[] = [];
     const wanted = (s: Seen) => {
-      const c = seenCandidate(src, s, now, false, facts);
-      const b = blockerOf(c, now);
       // Claimable but for its own line: passed over, saying so (a lapsed claim at the budget is parked first).
-      const refused = b === null ? null : passedOver(b, c, now);
+      const a = nextAnswer(seenCandidate(src, s, now, false, facts), now);
+      const refused = a === null || a === 'leave' ? null : a.passOver;
       const ok =
-        (b === null || refused !== null) &&
+        a !== 'leave' &&
         (filter.section === undefined || sectionMatches(s.t.section, filter.section)) &&
         (tags.length === 0 || hasTags(src, s.text, tags));
       if (ok && atBudget(s, args.maxAttempts)) parked.push(s);
@@ -106,11 +105,11 @@ export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs, 
   const line = new ScannedCandidate(src, now);
   const picked = walkLines(src, (s, aboveAllDone) => {
     // No line here declares or locks a path: the rule but for paths decides.
-    const b = blockerOf(line.at(s, aboveAllDone), now);
-    const refused = b === null ? null : passedOver(b, line, now);
+    const a = nextAnswer(line.at(s, aboveAllDone), now);
+    const refused = a === null || a === 'leave' ? null : a.passOver;
     allDone = aboveAllDone;
     const wanted =
-      (b === null || refused !== null) &&
+      a !== 'leave' &&
       (filter.section === undefined || sectionMatches(s.section, filter.section)) &&
       (tags.length === 0 || hasTags(src, textBetween(src, s.status, s.markerEnd, s.end), tags));
     if (!wanted || refused === null) return wanted;
