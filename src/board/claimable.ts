@@ -5,7 +5,9 @@ import { formatClaimedAt } from '../format/marker.js';
 import { claimInstant } from '../format/claim-time.js';
 import { normalisePath, overlaps, type PathMode } from '../format/paths.js';
 import { textRefusal } from './unclaimable.js';
-import { dependencies, type DepTask, type Dependencies } from './after.js';
+import { dependencies, type Dependencies } from './after.js';
+import { readDuration } from '../format/duration.js';
+import type { Task } from '../format/task.js';
 
 /** An instant and the claim time that is that old: `now - age`, computed once per operation. */
 export interface Cutoff {
@@ -239,21 +241,53 @@ export function blockingHold<H extends ModedPath>(want: { writes: readonly strin
   return null;
 }
 
-/** The fields of a task (or marker) the settling rule reads. */
-export interface Standing {
-  status: Marker['status'];
-  claimedAt?: string | undefined;
+/** The fields of a task's marker the rules read, as its line wrote them. */
+export function taskMarker(t: Task): Marker {
+  const leaseMs = t.lease === undefined ? null : readDuration(t.lease);
+  return {
+    status: t.status,
+    end: 0,
+    ...(t.by === undefined ? {} : { by: t.by }),
+    ...(t.claimedAt === undefined ? {} : { claimedAt: t.claimedAt }),
+    ...(leaseMs === null ? {} : { leaseMs }),
+  };
+}
+
+/** A path a live claim holds, and the task holding it. */
+export interface TaskHold extends ClaimHold {
+  task: Task;
+}
+
+/** Every path the live claims hold at `now` (holdsPaths: a lapsed claim holds nothing), in board order: read once per read of a board. */
+export function taskHolds(tasks: readonly Task[], now: Cutoff): TaskHold[] {
+  const out: TaskHold[] = [];
+  for (const t of tasks) if (holdsPaths(taskMarker(t), now)) claimHolds(t, t.claimedAt, t.locks, (h) => ({ ...h, task: t }), out);
+  return out;
+}
+
+/**
+ * A task as every board's list() returns it, for blockerOf: the one adapter
+ * from tasks (the file board's walks read bytes instead, see
+ * file/claimable-line.ts). What the rule asks of the board around it comes
+ * from `around`: the task above a `[⏰]` not done, what it waits for; its
+ * paths are weighed against `holds` (taskHolds, read once for the board).
+ */
+export function taskCandidate<A, W>(
+  t: Task, now: Cutoff, holds: readonly TaskHold[], around: { above(): A | null; after(): AfterBlocker<W> | null },
+): Candidate<A, TaskHold, W> {
+  return {
+    status: t.status,
+    line: () => textRefusal(t.text),
+    lapsed: () => isLapsed(taskMarker(t), now),
+    notBefore: () => t.notBefore,
+    above: around.above,
+    hold: () => (t.writes === undefined && t.reads === undefined ? null : blockingHold({ writes: t.writes ?? [], reads: t.reads ?? [] }, holds.filter((h) => h.task !== t))),
+    after: around.after,
+  };
 }
 
 /** The end of time: every timed claim has lapsed and every retry's time has come. */
 const EVENTUALLY = cutoff(Infinity);
-
-/** What the settling rule reads of a task's paths: its declarations and the locks under it. */
-export interface StandingPaths {
-  writes?: readonly string[] | undefined;
-  reads?: readonly string[] | undefined;
-  locks?: readonly { mode: PathMode; path: string }[] | undefined;
-}
 
 /**
  * Could each task of a board still become claimable (the question `run
@@ -262,16 +296,16 @@ export interface StandingPaths {
  * all still end done, so a `[❌]` above settles it), in file order, with
  * sections taken as `walk` takes them: a run of tasks under one heading. A
  * task whose paths an untimed claim holds cannot become claimable either:
- * that claim never lapses, so its paths are held for good (as its `[⏰]`s are);
- * nor can one whose own text keeps it from being claimed (textRefusal) until
- * someone edits its line; nor one that waits for a task (`{after: …}`, given
- * ids and texts) that cannot end done, a failed one say. What may end done
- * grows from the done tasks until nothing more can (a wait through `[⏰]`s
- * and `{after: …}`s that comes back to itself never ends).
+ * that claim never lapses, so its paths are held for good (as its `[⏰]`s are,
+ * taskHolds at the end of time); nor can one whose own text keeps it from
+ * being claimed (textRefusal) until someone edits its line; nor one that
+ * waits for a task (`{after: …}`) that cannot end done, a failed one say.
+ * What may end done grows from the done tasks until nothing more can (a wait
+ * through `[⏰]`s and `{after: …}`s that comes back to itself never ends).
  */
-export function stillClaimable(tasks: readonly (Standing & StandingPaths & { section?: string | undefined; text?: string; id?: string })[]): boolean[] {
-  const forever = heldForGood(tasks);
-  const deps = tasks.every((t) => t.id !== undefined && t.text !== undefined) ? dependencies(tasks as readonly DepTask[]) : null;
+export function stillClaimable(tasks: readonly Task[]): boolean[] {
+  const forever = taskHolds(tasks, EVENTUALLY);
+  const deps = dependencies(tasks);
   let endsDone = tasks.map((t) => t.status === 'done');
   for (;;) {
     const could = couldAll(tasks, forever, deps, endsDone);
@@ -282,7 +316,7 @@ export function stillClaimable(tasks: readonly (Standing & StandingPaths & { sec
 }
 
 /** One pass of stillClaimable, with what may end done as far as it is known (`endsDone`). */
-function couldAll(tasks: readonly (Standing & StandingPaths & { section?: string | undefined; text?: string })[], forever: readonly (ModedPath & { task: number })[], deps: Dependencies | null, endsDone: readonly boolean[]): boolean[] {
+function couldAll(tasks: readonly Task[], forever: readonly TaskHold[], deps: Dependencies | null, endsDone: readonly boolean[]): boolean[] {
   let section: string | undefined;
   let allCould = true;
   return tasks.map((t, i) => {
@@ -290,12 +324,9 @@ function couldAll(tasks: readonly (Standing & StandingPaths & { section?: string
       section = t.section;
       allCould = true;
     }
-    const m: Marker = { status: t.status, end: 0, ...(t.claimedAt === undefined ? {} : { claimedAt: t.claimedAt }) };
-    const want = { writes: t.writes ?? [], reads: t.reads ?? [] };
-    const hold = () => (forever.length === 0 ? null : blockingHold(want, forever.filter((h) => h.task !== i)));
-    const after = deps === null ? undefined : () => eventually(deps, i, endsDone);
-    const line = t.text === undefined ? undefined : () => textRefusal(t.text!);
-    const could = blockerOf(markerCandidate(m, allCould, EVENTUALLY, undefined, hold, after, line), EVENTUALLY) === null;
+    const above = allCould ? null : true;
+    const after = () => (deps === null ? null : eventually(deps, i, endsDone));
+    const could = blockerOf(taskCandidate(t, EVENTUALLY, forever, { above: () => above, after }), EVENTUALLY) === null;
     // Could it still end done? Done, or could become claimable (a failed task or an untimed claim never will).
     if (t.status !== 'done' && !could) allCould = false;
     return could;
@@ -308,13 +339,4 @@ function eventually(deps: Dependencies, i: number, endsDone: readonly boolean[])
   if (a === null || a.kind === 'line') return a;
   for (const r of deps.resolved(i)) if ('tasks' in r) for (const j of r.tasks) if (!endsDone[j]) return { kind: 'wait', task: j };
   return null;
-}
-
-/** The paths claims that never lapse hold (holdsPaths at the end of time): declared on their lines or locked under them. */
-function heldForGood(tasks: readonly (Standing & StandingPaths)[]): (ModedPath & { task: number })[] {
-  const held: (ModedPath & { task: number })[] = [];
-  tasks.forEach((t, task) => {
-    if (holdsPaths({ status: t.status, end: 0, ...(t.claimedAt === undefined ? {} : { claimedAt: t.claimedAt }) }, EVENTUALLY)) claimHolds(t, undefined, t.locks, (h) => ({ path: h.path, mode: h.mode, task }), held);
-  });
-  return held;
 }

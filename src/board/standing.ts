@@ -1,7 +1,5 @@
-import { readDuration } from '../format/duration.js';
-import type { Marker } from '../format/marker.js';
 import type { Task } from '../format/task.js';
-import { blockerOf, blockingHold, claimHolds, cutoff, holdsPaths, isLapsed, ownLine, type AfterBlocker, type Blocker, type Candidate, type ClaimHold, type Cutoff } from './claimable.js';
+import { blockerOf, cutoff, isLapsed, ownLine, taskCandidate, taskHolds, taskMarker, type AfterBlocker, type Blocker, type Cutoff, type TaskHold } from './claimable.js';
 import { dependencies, type Dependencies } from './after.js';
 import { attemptsOfTask } from './park.js';
 import type { HeldPath } from './path-types.js';
@@ -14,11 +12,6 @@ import type { TaskBoard } from './types.js';
 
 /** Where a claim stands: live, past its own lease, or an ADW claim with no time (it never lapses by itself). */
 export type ClaimState = 'live' | 'lapsed' | 'untimed';
-
-/** A path a live claim holds, and the task holding it. */
-export interface TaskHold extends ClaimHold {
-  task: Task;
-}
 
 /**
  * A board's answer for one task: null when it may be claimed now, else what
@@ -35,30 +28,11 @@ export interface AfterTask {
   by?: string;
 }
 
-/** The fields of a task's marker the rules read, as its line wrote them. */
-function markerOf(t: Task): Marker {
-  const leaseMs = t.lease === undefined ? null : readDuration(t.lease);
-  return {
-    status: t.status,
-    end: 0,
-    ...(t.by === undefined ? {} : { by: t.by }),
-    ...(t.claimedAt === undefined ? {} : { claimedAt: t.claimedAt }),
-    ...(leaseMs === null ? {} : { leaseMs }),
-  };
-}
-
 /** A claimed task's state at `nowMs` (isLapsed: by its own lease); null for a task that is not claimed. */
 export function claimState(t: Task, nowMs: number, now: Cutoff = cutoff(nowMs)): ClaimState | null {
   if (t.status !== 'claimed') return null;
   if (t.claimedAt === undefined) return 'untimed';
-  return isLapsed(markerOf(t), now) ? 'lapsed' : 'live';
-}
-
-/** Every path the live claims hold (holdsPaths: a lapsed claim holds nothing), in board order. */
-export function taskHolds(tasks: readonly Task[], now: Cutoff): TaskHold[] {
-  const out: TaskHold[] = [];
-  for (const t of tasks) if (holdsPaths(markerOf(t), now)) claimHolds(t, t.claimedAt, t.locks, (h) => ({ ...h, task: t }), out);
-  return out;
+  return isLapsed(taskMarker(t), now) ? 'lapsed' : 'live';
 }
 
 /**
@@ -75,15 +49,7 @@ export function answers(tasks: readonly Task[], now: Cutoff, holds: readonly Tas
       notDone = null;
     }
     const above = notDone;
-    const candidate: Candidate<Task, TaskHold, Task> = {
-      status: t.status,
-      line: () => textRefusal(t.text),
-      lapsed: () => isLapsed(markerOf(t), now),
-      notBefore: () => t.notBefore,
-      above: () => above,
-      hold: () => (t.writes === undefined && t.reads === undefined ? null : blockingHold({ writes: t.writes ?? [], reads: t.reads ?? [] }, holds.filter((h) => h.task !== t))),
-      after: () => afterOf(deps, i, tasks),
-    };
+    const candidate = taskCandidate<Task, Task>(t, now, holds, { above: () => above, after: () => afterOf(deps, i, tasks) });
     if (t.status !== 'done') notDone ??= t;
     return named(blockerOf(candidate, now));
   });
