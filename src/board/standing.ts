@@ -62,7 +62,12 @@ export function answers(tasks: readonly Task[], now: Cutoff, holds: readonly Tas
  * fixed, whatever else stands in its way now.
  */
 export function withOwnLine(t: Pick<Task, 'status' | 'text'>, b: TaskBlocker | null): TaskBlocker | null {
-  return ownLine(t.status, () => textRefusal(t.text)) ?? b;
+  return taskLine(t) ?? b;
+}
+
+/** blockerOf's first case for a task: its own line, which no one can claim as it is, and why; null for a finished task or a line that may be claimed. */
+export function taskLine(t: Pick<Task, 'status' | 'text'>): { kind: 'line'; reason: string } | null {
+  return ownLine(t.status, () => textRefusal(t.text));
 }
 
 /** The after rule's answer for task `i`, the task waited for as itself. */

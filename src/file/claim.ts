@@ -66,7 +66,7 @@ export function claimChange(src: ByteString, seen: Seen, args: ClaimArgs): Plan<
 /**
  * Claim the first claimable task in file order that matches the filter; null
  * when there is none. A task its own line keeps from being claimed (see
- * lineRefusal) is passed over, and told in `passed`: it stops no claim of the
+ * blockerOf's first case) is passed over, and told in `passed`: it stops no claim of the
  * tasks after it.
  */
 export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs, passed: PassedOver[] = []): Plan<Task | null> {

@@ -1,14 +1,13 @@
 import { bareMarker } from './bare-sql.js';
 import { noTask } from '../board/resolve-id.js';
 import { refusal } from '../board/conflict.js';
-import { withOwnLine, type TaskBlocker } from '../board/standing.js';
-import { lineRefusal, refuseLine } from '../board/unclaimable.js';
+import { taskLine, withOwnLine, type TaskBlocker } from '../board/standing.js';
 import { FAILED_SEP } from '../format/task.js';
 import type { Task } from '../format/task.js';
 import { RolledBack, type Conn } from './db.js';
 import { logged } from './history-sql.js';
 import { lockBoardPaths, PathRace } from './held.js';
-import { fromJson, rowText, taskColumns, taskJson, toTask, type TaskRow } from './rows.js';
+import { fromJson, taskColumns, taskJson, toTask, type TaskRow } from './rows.js';
 import { MAX_ATTEMPTS } from '../format/attempts.js';
 import { setTries } from './tries-sql.js';
 import { ambiguousKey } from '../board/messages.js';
@@ -36,7 +35,7 @@ const CLAIM_EVENT = `CASE WHEN was <> 'claimed' THEN 'claimed' ELSE 'taken over'
 
 /**
  * Whether a claim of task_view row `v` needs a transaction: paths kept on the row, or a text that may
- * keep the line from being claimed (see lineRefusal: it is then refused or passed over, and only a
+ * keep the line from being claimed (see withOwnLine: it is then refused or passed over, and only a
  * transaction can give the claim back): a declaration, as mdclaim's declaration parser starts one, or
  * the failure reason's separator. Read with the candidate itself, from the row it locks.
  */
@@ -133,7 +132,7 @@ function claimed([row]: Claimed[]): TaskRow | null | 'deferred' {
   return row!.task === null ? null : fromJson(row!.task);
 }
 
-/** A task next would take but for what its own line says (see lineRefusal): roll back, and claim again passing over its row. */
+/** A task next would take but for what its own line says (see withOwnLine): roll back, and claim again passing over its row. */
 export class PassOver extends RolledBack {
   constructor(readonly uid: string, readonly task: Task, readonly reason: string) {
     super(reason);
@@ -145,10 +144,12 @@ export async function claimNext(c: Conn, a: PgNext, passed: readonly string[] = 
   const row = claimed(await c.query<Claimed>(NEXT, nextParams(a, null, false, passed)));
   // In a transaction (`alone` false), a pick is never deferred.
   if (row === null || row === 'deferred') return null;
-  const refused = lineRefusal(rowText(row), row.line);
-  if (refused !== null) throw new PassOver(row.uid, toTask(row), refused.message);
+  // The SQL picked it claimable but for its own line, which the code states (blockerOf's first case, ownLine).
+  const task = toTask(row);
+  const line = taskLine(task);
+  if (line !== null) throw new PassOver(row.uid, task, refusal(task, line).message);
   await pathsStillFree(c, a.board, row);
-  return toTask(row);
+  return task;
 }
 
 /**
@@ -202,7 +203,9 @@ export async function claimById(
  */
 async function pathsStillFree(c: Conn, board: number, r: TaskRow): Promise<void> {
   // The row keeps only the paths that normalise; its text still says what the line declares (USAGE rolls the claim back).
-  refuseLine(rowText(r), r.line);
+  const task = toTask(r);
+  const line = taskLine(task);
+  if (line !== null) throw refusal(task, line);
   if (r.writes.length === 0 && r.reads.length === 0) return;
   await lockBoardPaths(c, board);
   const [raced] = await c.query(`SELECT 1 FROM mdclaim.blocking_holds($1, $2, $3, $4) LIMIT 1`, [board, r.uid, r.writes, r.reads]);
