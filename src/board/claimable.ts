@@ -138,8 +138,8 @@ export function ownLine(status: Marker['status'], line: () => string | null): { 
   return reason === null ? null : { kind: 'line', reason };
 }
 
-/** blockerOf but for the task's own line: what `next` weighs before it passes a refused line over (nextAnswer). */
-function blockerButLine<A, H, W>(c: Candidate<A, H, W>, now: Cutoff): Blocker<A, H, W> | null {
+/** blockerOf but for the task's own line: what `next` weighs before it passes a refused line over (nextAnswer), and what a claimer's budget parks by. */
+export function blockerButLine<A, H, W>(c: Candidate<A, H, W>, now: Cutoff): Blocker<A, H, W> | null {
   if (c.status === 'done' || c.status === 'failed') return { kind: 'status', status: c.status };
   if (c.status === 'claimed' && !c.lapsed()) return { kind: 'claimed' };
   const after = c.after();

@@ -5,7 +5,7 @@ import { formatDuration } from '../format/duration.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
 import { settledRun } from '../format/settled-run.js';
 import { claimTimes, parseTags, reshaped, textBetween, type Task } from '../format/task.js';
-import { blockerOf, blockingHold, cutoff, nextAnswer, type Blocker, type Cutoff } from '../board/claimable.js';
+import { blockerButLine, blockerOf, blockingHold, cutoff, nextAnswer, type Blocker, type Cutoff } from '../board/claimable.js';
 import { BoardFacts, ScannedCandidate, seenCandidate } from './claimable-line.js';
 import { afterTask } from '../board/standing.js';
 import type { DepTask } from '../board/after.js';
@@ -174,13 +174,16 @@ export function claimById(src: ByteString, id: string, args: ClaimArgs): Plan<Ta
   const { form, found } = lookup(src, id, (s) => why(s) === null);
   if (found.length === 0) throw noTask(id);
   if (form === 'key' && found.length > 1) throw ambiguousKey(src, id, found);
-  const pick = found.find((s) => why(s) === null);
-  // A lapsed claim at the budget, claimable but for a path held: parked, not taken (the caller learns it as a failed task, the board turns that into a CONFLICT).
-  const parks = pick ?? found.find((s) => why(s)?.kind === 'path');
-  if (parks !== undefined && atBudget(parks, args.maxAttempts)) return withParks(src, [parks], { edits: [], later: () => parkedTask(src, parks), changes: [] });
-  if (pick !== undefined) return claimChange(src, pick, args);
-  // Nothing to take: the answer for the first line not finished (else the first), as every board refuses it.
-  const first = found.find((s) => s.t.marker.status !== 'done' && s.t.marker.status !== 'failed') ?? found[0]!;
+  // The first line claimable but for its own line or a path held: parked at the budget (a lapsed claim), else claimed or refused.
+  const pick = found.find((s) => {
+    const rest = blockerButLine(seenCandidate(src, s, now, true, facts), now);
+    return rest === null || rest.kind === 'path' || rest.kind === 'line';
+  });
+  // Parked, not taken: the caller learns it as a failed task (the board turns that into a CONFLICT).
+  if (pick !== undefined && atBudget(pick, args.maxAttempts)) return withParks(src, [pick], { edits: [], later: () => parkedTask(src, pick), changes: [] });
+  if (pick !== undefined && why(pick) === null) return claimChange(src, pick, args);
+  // Refused: by the pick's answer, else by that of the first line not finished (else the first), as every board refuses it.
+  const first = pick ?? found.find((s) => s.t.marker.status !== 'done' && s.t.marker.status !== 'failed') ?? found[0]!;
   throw refusal(taskOf(src, first), refusedFor(src, why(first)!), args.now, args.by);
 }
 
