@@ -128,7 +128,7 @@ export interface Standing {
   attempts?: number;
   /** A retry whose time has not come: milliseconds until it may be claimed. */
   retryInMs?: number;
-  /** A task its own line keeps from being claimed: why (fix the line to claim it). */
+  /** A task its own line keeps from being claimed, claimed or not: why (fix the line to claim it); what `claim` of it refuses first. */
   refused?: string;
   /** A waiting task whose first task waited for (`{after: …}`) is not done: that task, and how it stands. */
   waitsFor?: AfterTask;
@@ -167,11 +167,13 @@ function standings(tasks: readonly Task[], nowMs: number, blockers: readonly (Ta
 
 function standing(t: Task, nowMs: number, now: Cutoff, b: TaskBlocker | null): Omit<Standing, 'attempts' | 'claimable'> {
   const state = claimState(t, nowMs, now);
+  // Its own line comes first, as a claim of it says (blockerOf), on a claim as on a task that waits.
+  const refused = b?.kind === 'line' ? { refused: b.reason } : {};
   if (state !== null) {
-    if (state === 'untimed' || t.expiresAt === undefined) return {};
-    return { timeLeftMs: Date.parse(t.expiresAt) - nowMs, lapsed: state === 'lapsed' };
+    if (state === 'untimed' || t.expiresAt === undefined) return refused;
+    return { timeLeftMs: Date.parse(t.expiresAt) - nowMs, lapsed: state === 'lapsed', ...refused };
   }
-  if (b?.kind === 'line') return { refused: b.reason };
+  if (b?.kind === 'line') return refused;
   if (!waits(t, b)) return {};
   if (b.kind === 'retry') return { retryInMs: Date.parse(b.notBefore) - nowMs };
   if (b.kind === 'path') return { blockedBy: b.hold };
