@@ -180,7 +180,7 @@ export function markerCandidate<H = never, W = true>(
   return { status: m.status, line, lapsed: () => isLapsed(m, now), notBefore: () => notBefore, above: () => (aboveAllDone ? null : true), hold, after };
 }
 
-/** blockerOf but for paths (checked against the board's holds by the caller, see blockingHold), by its marker. */
+/** blockerOf but for paths (checked against the board's holds by the caller, see blockingHold) and its own line (its text unread), by its marker. */
 export function isClaimable(m: Marker, aboveAllDone: boolean, now: Cutoff, notBefore: string | undefined): boolean {
   return blockerOf(markerCandidate(m, aboveAllDone, now, notBefore), now) === null;
 }
