@@ -200,7 +200,7 @@ export function holdsPaths(m: Marker, now: Cutoff): boolean {
 export interface ClaimHold extends ModedPath {
   kind: 'declared' | 'locked';
   /** When a lock was taken; a declared path is held since the claim time. */
-  since?: string;
+  since?: string | undefined;
 }
 
 /**
@@ -208,18 +208,20 @@ export interface ClaimHold extends ModedPath {
  * mdclaim.held_path; ask holdsPaths first: a lapsed claim holds nothing):
  * the paths its line declares, writes then reads, since its claim time, then
  * its locks in line order, each since it was taken, a lock whose path does
- * not normalise holding nothing. `make` turns each into the board's own record.
+ * not normalise holding nothing. `make` turns each into the board's own
+ * record (of one shape, `since` undefined where unknown, so the rule reads
+ * every hold alike).
  */
 export function claimHolds<H>(
   declared: { writes?: readonly string[] | undefined; reads?: readonly string[] | undefined }, claimedAt: string | undefined,
-  locks: readonly { mode: PathMode; path: string; since?: string | undefined }[] | undefined, make: (h: ClaimHold) => H, into: H[],
+  locks: readonly { mode: PathMode; path: string; since?: string | undefined }[] | undefined,
+  make: (path: string, mode: PathMode, kind: ClaimHold['kind'], since: string | undefined) => H, into: H[],
 ): void {
-  const since = claimedAt === undefined ? {} : { since: claimedAt };
-  for (const path of declared.writes ?? []) into.push(make({ path, mode: 'write', kind: 'declared', ...since }));
-  for (const path of declared.reads ?? []) into.push(make({ path, mode: 'read', kind: 'declared', ...since }));
+  for (const path of declared.writes ?? []) into.push(make(path, 'write', 'declared', claimedAt));
+  for (const path of declared.reads ?? []) into.push(make(path, 'read', 'declared', claimedAt));
   for (const lock of locks ?? []) {
     const n = normalisePath(lock.path);
-    if ('path' in n) into.push(make({ path: n.path, mode: lock.mode, kind: 'locked', ...(lock.since === undefined ? {} : { since: lock.since }) }));
+    if ('path' in n) into.push(make(n.path, lock.mode, 'locked', lock.since));
   }
 }
 
@@ -261,7 +263,7 @@ export interface TaskHold extends ClaimHold {
 /** Every path the live claims hold at `now` (holdsPaths: a lapsed claim holds nothing), in board order: read once per read of a board. */
 export function taskHolds(tasks: readonly Task[], now: Cutoff): TaskHold[] {
   const out: TaskHold[] = [];
-  for (const t of tasks) if (holdsPaths(taskMarker(t), now)) claimHolds(t, t.claimedAt, t.locks, (h) => ({ ...h, task: t }), out);
+  for (const t of tasks) if (holdsPaths(taskMarker(t), now)) claimHolds(t, t.claimedAt, t.locks, (path, mode, kind, since) => ({ path, mode, kind, since, task: t }), out);
   return out;
 }
 

@@ -54,7 +54,7 @@ export function holdsOf(src: ByteString, s: Seen, now: Cutoff, into: Hold[]): vo
 /** What a claim on this line holds while live: its declared paths, then its lock lines. */
 function lineHolds(src: ByteString, s: Seen, into: Hold[]): void {
   const locks = locksAfter(src, s.t.end).map((l) => ({ mode: l.mode, path: l.path, since: lockSince(l.since) }));
-  claimHolds(declaredOf(src, s, false), s.t.marker.claimedAt, locks, (h) => ({ ...h, seen: s }), into);
+  claimHolds(declaredOf(src, s, false), s.t.marker.claimedAt, locks, (path, mode, kind, since) => ({ path, mode, kind, since, seen: s }), into);
 }
 
 /**
