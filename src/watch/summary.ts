@@ -71,7 +71,7 @@ export interface Summary {
   history: HistoryStats | null;
 }
 
-export const RATE_WINDOW_MS = 5 * 60_000;
+const RATE_WINDOW_MS = 5 * 60_000;
 
 /**
  * The summary of `tasks` at `nowMs`; `watchedSince` is when `events` began (for the done rate).
