@@ -5,7 +5,9 @@ import { formatClaimedAt } from '../format/marker.js';
 import { claimInstant } from '../format/claim-time.js';
 import { normalisePath, overlaps, type PathMode } from '../format/paths.js';
 import { textRefusal } from './unclaimable.js';
-import { dependencies, type DepTask, type Dependencies } from './after.js';
+import { dependencies, type Dependencies } from './after.js';
+import { readDuration } from '../format/duration.js';
+import type { Task } from '../format/task.js';
 
 /** An instant and the claim time that is that old: `now - age`, computed once per operation. */
 export interface Cutoff {
@@ -70,8 +72,9 @@ export function isDue(notBefore: string | undefined, now: Cutoff): boolean {
 }
 
 /**
- * Why a task cannot be claimed now: its status (done, failed), a live claim
- * on it, a retry's time not yet come, a task above a `[⏰]` in its section
+ * Why a task cannot be claimed now: its status (done, failed), its own line
+ * (or what its `{after: …}` names: no task, a cycle), a live claim on it, a
+ * retry's time not yet come, a task above a `[⏰]` in its section
  * not done, a task it waits for (`{after: …}`) not done, or a live claim on
  * another task holding a path in its way. `A` is how a board names the task
  * above, `H` the hold in the way, `W` the task waited for.
@@ -95,6 +98,8 @@ export type AfterBlocker<W> = { kind: 'wait'; task: W } | { kind: 'line'; reason
  */
 export interface Candidate<A, H, W = A> {
   readonly status: Marker['status'];
+  /** Why its own line can never be claimed as it is (textRefusal: a declaration that does not normalise, the reason's separator), or null. */
+  line(): string | null;
   /** A claimed task: has its claim outlived its own lease (isLapsed)? */
   lapsed(): boolean;
   /** Its line's not-before time, if any. */
@@ -109,17 +114,32 @@ export interface Candidate<A, H, W = A> {
 
 /**
  * The one claimable rule: null when the task may be claimed now, else what
- * stands in the way. Claimable is open; or `[⏰]` with every task above it in
- * its section done; or claimed with a lapsed lease (takeover); in each case
- * not waiting for a retry's time (isDue), with every task it waits for
- * (`{after: …}`) done, and with no live claim on another task holding a path
- * in the way of those it declares (blockingHold). An `{after: …}` that names
- * no task, or a cycle, refuses the line before any wait is weighed. Every
- * claim, view and `--until-settled` asks it (a settled run asks it at the
- * end of time: cutoff(Infinity)); the PostgreSQL board states the same rule
- * once in SQL (task_view's claimable and blocker).
+ * stands in the way, the first of: a finished task's status (done, failed);
+ * its own line, which no one can claim as it is (textRefusal), since that
+ * will not pass with time; a live claim; an `{after: …}` that names no task,
+ * or a cycle; a retry's time not yet come (isDue); a `[⏰]` with a task above
+ * it in its section not done; a task it waits for (`{after: …}`) not done; a
+ * live claim on another task holding a path in the way of those it declares
+ * (blockingHold). A lapsed claim may be taken over. Every claim, view and
+ * `--until-settled` asks it (a settled run asks it at the end of time:
+ * cutoff(Infinity)), and a refusal says its answer (conflict.ts, refusal);
+ * the PostgreSQL board states all but the line's own rule once in SQL
+ * (task_view's claimable and blocker), and puts that rule first as this
+ * does (ownLine).
  */
 export function blockerOf<A, H, W>(c: Candidate<A, H, W>, now: Cutoff): Blocker<A, H, W> | null {
+  return ownLine(c.status, () => c.line()) ?? blockerButLine(c, now);
+}
+
+/** The per-line rule, blockerOf's first case after a finished task's status: a line no one can claim as it is, and why. */
+export function ownLine(status: Marker['status'], line: () => string | null): { kind: 'line'; reason: string } | null {
+  if (status === 'done' || status === 'failed') return null;
+  const reason = line();
+  return reason === null ? null : { kind: 'line', reason };
+}
+
+/** blockerOf but for the task's own line: what `next` weighs before it passes a refused line over (nextAnswer), and what a claimer's budget parks by. */
+export function blockerButLine<A, H, W>(c: Candidate<A, H, W>, now: Cutoff): Blocker<A, H, W> | null {
   if (c.status === 'done' || c.status === 'failed') return { kind: 'status', status: c.status };
   if (c.status === 'claimed' && !c.lapsed()) return { kind: 'claimed' };
   const after = c.after();
@@ -135,16 +155,32 @@ export function blockerOf<A, H, W>(c: Candidate<A, H, W>, now: Cutoff): Blocker<
   return hold === null ? null : { kind: 'path', hold };
 }
 
-const NONE = () => null;
-
-/** A task by its marker, for blockerOf: `aboveAllDone` for its section, `hold` when paths are known (else none counts), `after` when what it waits for is. */
-export function markerCandidate<H = never, W = true>(
-  m: Marker, aboveAllDone: boolean, now: Cutoff, notBefore: string | undefined, hold: () => H | null = NONE, after: () => AfterBlocker<W> | null = NONE,
-): Candidate<true, H, W> {
-  return { status: m.status, lapsed: () => isLapsed(m, now), notBefore: () => notBefore, above: () => (aboveAllDone ? null : true), hold, after };
+/**
+ * What `next` does with a task, by blockerOf's answer: take it (null), leave
+ * it (something other than its own line stands in its way), or pass it over
+ * saying why (its own line is all that does). Asked in the order cheapest for
+ * a walk: the line is read only for a task that is otherwise claimable.
+ */
+export function nextAnswer<A, H, W>(c: Candidate<A, H, W>, now: Cutoff): null | 'leave' | { passOver: string } {
+  if (blockerButLine(c, now) !== null) return 'leave';
+  const line = ownLine(c.status, () => c.line());
+  return line === null ? null : { passOver: line.reason };
 }
 
-/** blockerOf but for paths (checked against the board's holds by the caller, see blockingHold), by its marker. */
+const NONE = () => null;
+
+/**
+ * A task by its marker, for blockerOf: `aboveAllDone` for its section, `hold` when paths are known (else none counts),
+ * `after` when what it waits for is, `line` when its text is (else its line is taken as claimable).
+ */
+export function markerCandidate<H = never, W = true>(
+  m: Marker, aboveAllDone: boolean, now: Cutoff, notBefore: string | undefined, hold: () => H | null = NONE, after: () => AfterBlocker<W> | null = NONE,
+  line: () => string | null = NONE,
+): Candidate<true, H, W> {
+  return { status: m.status, line, lapsed: () => isLapsed(m, now), notBefore: () => notBefore, above: () => (aboveAllDone ? null : true), hold, after };
+}
+
+/** blockerOf but for paths (checked against the board's holds by the caller, see blockingHold) and its own line (its text unread), by its marker. */
 export function isClaimable(m: Marker, aboveAllDone: boolean, now: Cutoff, notBefore: string | undefined): boolean {
   return blockerOf(markerCandidate(m, aboveAllDone, now, notBefore), now) === null;
 }
@@ -158,6 +194,35 @@ export interface ModedPath {
 /** Does a claim hold its paths (declared on its line, locked under it)? While it is live: a lapsed claim holds nothing. */
 export function holdsPaths(m: Marker, now: Cutoff): boolean {
   return m.status === 'claimed' && !isLapsed(m, now);
+}
+
+/** A path a claim holds: declared on its line or locked under it, and since when. */
+export interface ClaimHold extends ModedPath {
+  kind: 'declared' | 'locked';
+  /** When a lock was taken; a declared path is held since the claim time. */
+  since?: string | undefined;
+}
+
+/**
+ * The paths a claim holds (every board's one reading, beside the SQL's
+ * mdclaim.held_path; ask holdsPaths first: a lapsed claim holds nothing):
+ * the paths its line declares, writes then reads, since its claim time, then
+ * its locks in line order, each since it was taken, a lock whose path does
+ * not normalise holding nothing. `make` turns each into the board's own
+ * record (of one shape, `since` undefined where unknown, so the rule reads
+ * every hold alike).
+ */
+export function claimHolds<H>(
+  declared: { writes?: readonly string[] | undefined; reads?: readonly string[] | undefined }, claimedAt: string | undefined,
+  locks: readonly { mode: PathMode; path: string; since?: string | undefined }[] | undefined,
+  make: (path: string, mode: PathMode, kind: ClaimHold['kind'], since: string | undefined) => H, into: H[],
+): void {
+  for (const path of declared.writes ?? []) into.push(make(path, 'write', 'declared', claimedAt));
+  for (const path of declared.reads ?? []) into.push(make(path, 'read', 'declared', claimedAt));
+  for (const lock of locks ?? []) {
+    const n = normalisePath(lock.path);
+    if ('path' in n) into.push(make(n.path, lock.mode, 'locked', lock.since));
+  }
 }
 
 /**
@@ -178,46 +243,71 @@ export function blockingHold<H extends ModedPath>(want: { writes: readonly strin
   return null;
 }
 
-/** The fields of a task (or marker) the settling rule reads. */
-export interface Standing {
-  status: Marker['status'];
-  claimedAt?: string | undefined;
+/** The fields of a task's marker the rules read, as its line wrote them. */
+export function taskMarker(t: Task): Marker {
+  const leaseMs = t.lease === undefined ? null : readDuration(t.lease);
+  return {
+    status: t.status,
+    end: 0,
+    ...(t.by === undefined ? {} : { by: t.by }),
+    ...(t.claimedAt === undefined ? {} : { claimedAt: t.claimedAt }),
+    ...(leaseMs === null ? {} : { leaseMs }),
+  };
+}
+
+/** A path a live claim holds, and the task holding it. */
+export interface TaskHold extends ClaimHold {
+  task: Task;
+}
+
+/** Every path the live claims hold at `now` (holdsPaths: a lapsed claim holds nothing), in board order: read once per read of a board. */
+export function taskHolds(tasks: readonly Task[], now: Cutoff): TaskHold[] {
+  const out: TaskHold[] = [];
+  for (const t of tasks) if (holdsPaths(taskMarker(t), now)) claimHolds(t, t.claimedAt, t.locks, (path, mode, kind, since) => ({ path, mode, kind, since, task: t }), out);
+  return out;
+}
+
+/**
+ * A task as every board's list() returns it, for blockerOf: the one adapter
+ * from tasks (the file board's walks read bytes instead, see
+ * file/claimable-line.ts). What the rule asks of the board around it comes
+ * from `around`: the task above a `[⏰]` not done, what it waits for; its
+ * paths are weighed against `holds` (taskHolds, read once for the board).
+ */
+export function taskCandidate<A, W>(
+  t: Task, now: Cutoff, holds: readonly TaskHold[], around: { above(): A | null; after(): AfterBlocker<W> | null },
+): Candidate<A, TaskHold, W> {
+  return {
+    status: t.status,
+    line: () => textRefusal(t.text),
+    lapsed: () => isLapsed(taskMarker(t), now),
+    notBefore: () => t.notBefore,
+    above: around.above,
+    hold: () => (t.writes === undefined && t.reads === undefined ? null : blockingHold({ writes: t.writes ?? [], reads: t.reads ?? [] }, holds.filter((h) => h.task !== t))),
+    after: around.after,
+  };
 }
 
 /** The end of time: every timed claim has lapsed and every retry's time has come. */
 const EVENTUALLY = cutoff(Infinity);
 
 /**
- * Could this task still become claimable (the question `run --until-settled`
- * asks)? The claimable rule at the end of time: open; a timed claim, which may
- * lapse; or a `[⏰]` whose tasks above it in its section could all still end
- * done (so a `[❌]` above settles it).
- */
-export function couldBecomeClaimable(m: Standing, aboveCouldAllEndDone: boolean): boolean {
-  return blockerOf(markerCandidate({ status: m.status, end: 0, ...(m.claimedAt === undefined ? {} : { claimedAt: m.claimedAt }) }, aboveCouldAllEndDone, EVENTUALLY, undefined), EVENTUALLY) === null;
-}
-
-/** What the settling rule reads of a task's paths: its declarations and the locks under it. */
-export interface StandingPaths {
-  writes?: readonly string[] | undefined;
-  reads?: readonly string[] | undefined;
-  locks?: readonly { mode: PathMode; path: string }[] | undefined;
-}
-
-/**
- * `couldBecomeClaimable` for each task of a board in file order, with
+ * Could each task of a board still become claimable (the question `run
+ * --until-settled` asks)? The claimable rule at the end of time (open; a timed
+ * claim, which may lapse; a `[⏰]` whose tasks above it in its section could
+ * all still end done, so a `[❌]` above settles it), in file order, with
  * sections taken as `walk` takes them: a run of tasks under one heading. A
  * task whose paths an untimed claim holds cannot become claimable either:
- * that claim never lapses, so its paths are held for good (as its `[⏰]`s are);
- * nor can one whose own text keeps it from being claimed (textRefusal) until
- * someone edits its line; nor one that waits for a task (`{after: …}`, given
- * ids and texts) that cannot end done, a failed one say. What may end done
- * grows from the done tasks until nothing more can (a wait through `[⏰]`s
- * and `{after: …}`s that comes back to itself never ends).
+ * that claim never lapses, so its paths are held for good (as its `[⏰]`s are,
+ * taskHolds at the end of time); nor can one whose own text keeps it from
+ * being claimed (textRefusal) until someone edits its line; nor one that
+ * waits for a task (`{after: …}`) that cannot end done, a failed one say.
+ * What may end done grows from the done tasks until nothing more can (a wait
+ * through `[⏰]`s and `{after: …}`s that comes back to itself never ends).
  */
-export function stillClaimable(tasks: readonly (Standing & StandingPaths & { section?: string | undefined; text?: string; id?: string })[]): boolean[] {
-  const forever = heldForGood(tasks);
-  const deps = tasks.every((t) => t.id !== undefined && t.text !== undefined) ? dependencies(tasks as readonly DepTask[]) : null;
+export function stillClaimable(tasks: readonly Task[]): boolean[] {
+  const forever = taskHolds(tasks, EVENTUALLY);
+  const deps = dependencies(tasks);
   let endsDone = tasks.map((t) => t.status === 'done');
   for (;;) {
     const could = couldAll(tasks, forever, deps, endsDone);
@@ -228,7 +318,7 @@ export function stillClaimable(tasks: readonly (Standing & StandingPaths & { sec
 }
 
 /** One pass of stillClaimable, with what may end done as far as it is known (`endsDone`). */
-function couldAll(tasks: readonly (Standing & StandingPaths & { section?: string | undefined; text?: string })[], forever: readonly (ModedPath & { task: number })[], deps: Dependencies | null, endsDone: readonly boolean[]): boolean[] {
+function couldAll(tasks: readonly Task[], forever: readonly TaskHold[], deps: Dependencies | null, endsDone: readonly boolean[]): boolean[] {
   let section: string | undefined;
   let allCould = true;
   return tasks.map((t, i) => {
@@ -236,11 +326,9 @@ function couldAll(tasks: readonly (Standing & StandingPaths & { section?: string
       section = t.section;
       allCould = true;
     }
-    const m: Marker = { status: t.status, end: 0, ...(t.claimedAt === undefined ? {} : { claimedAt: t.claimedAt }) };
-    const want = { writes: t.writes ?? [], reads: t.reads ?? [] };
-    const hold = () => (forever.length === 0 ? null : blockingHold(want, forever.filter((h) => h.task !== i)));
-    const after = deps === null ? undefined : () => eventually(deps, i, endsDone);
-    const could = blockerOf(markerCandidate(m, allCould, EVENTUALLY, undefined, hold, after), EVENTUALLY) === null && (t.text === undefined || textRefusal(t.text) === null);
+    const above = allCould ? null : true;
+    const after = () => (deps === null ? null : eventually(deps, i, endsDone));
+    const could = blockerOf(taskCandidate(t, EVENTUALLY, forever, { above: () => above, after }), EVENTUALLY) === null;
     // Could it still end done? Done, or could become claimable (a failed task or an untimed claim never will).
     if (t.status !== 'done' && !could) allCould = false;
     return could;
@@ -253,19 +341,4 @@ function eventually(deps: Dependencies, i: number, endsDone: readonly boolean[])
   if (a === null || a.kind === 'line') return a;
   for (const r of deps.resolved(i)) if ('tasks' in r) for (const j of r.tasks) if (!endsDone[j]) return { kind: 'wait', task: j };
   return null;
-}
-
-/** The paths claims that never lapse hold (holdsPaths at the end of time): declared on their lines or locked under them. */
-function heldForGood(tasks: readonly (Standing & StandingPaths)[]): (ModedPath & { task: number })[] {
-  const held: (ModedPath & { task: number })[] = [];
-  tasks.forEach((t, task) => {
-    if (!holdsPaths({ status: t.status, end: 0, ...(t.claimedAt === undefined ? {} : { claimedAt: t.claimedAt }) }, EVENTUALLY)) return;
-    for (const path of t.writes ?? []) held.push({ path, mode: 'write', task });
-    for (const path of t.reads ?? []) held.push({ path, mode: 'read', task });
-    for (const lock of t.locks ?? []) {
-      const n = normalisePath(lock.path);
-      if ('path' in n) held.push({ path: n.path, mode: lock.mode, task });
-    }
-  });
-  return held;
 }

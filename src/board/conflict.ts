@@ -2,35 +2,50 @@ import { MdclaimError } from '../errors.js';
 import { named } from '../format/named.js';
 import { spanAhead } from '../format/span.js';
 import type { Task } from '../format/task.js';
+import type { Blocker } from './claimable.js';
+import { heldBy, type HoldFacts } from './messages.js';
+import { refusedLine } from './unclaimable.js';
+
+/** A blocker (blockerOf, task_view.blocker) with what its refusal names: the task waited for, and the hold in the way with its task. */
+export type RefusedFor = Blocker<unknown, HoldFacts, { id: string; text: string; status: Task['status']; by?: string | undefined }>;
 
 /**
- * Why `task` cannot be claimed now: one line naming the holder where there
- * is one. `by` is who asked: a live claim is not claimable by its own holder
- * either, and the line says what renews it.
+ * The one error for a task that cannot be claimed, on every board: from its
+ * blocker, the first of what stands in its way (blockerOf), so a claim's
+ * refusal says what a listing says. A line no one can claim as it is is the
+ * usage error naming the line (exit 2), whatever else stands in its way;
+ * anything else is a CONFLICT (exit 4), naming the holder where there is one.
+ * `by` is who asked: a live claim is not claimable by its own holder either,
+ * and the line says what renews it; `nowMs` says when a retry's wait ends.
+ * With no blocker (the board changed between the claim and the look), a
+ * CONFLICT that says only that.
  */
-export function notClaimable(task: Task, nowMs?: number, by?: string): MdclaimError {
+export function refusal(task: Task, b: RefusedFor | null, nowMs?: number, by?: string): MdclaimError {
   const holder = task.by === undefined ? {} : { holder: task.by };
-  // A retry's wait, on a task that would otherwise be free to take: say when it ends.
-  if (task.notBefore !== undefined && (task.status === 'open' || task.status === 'blocked')) {
-    const attempts = task.attempts === undefined ? '' : ` after ${task.attempts} attempt${task.attempts === 1 ? '' : 's'}`;
-    return new MdclaimError('CONFLICT', `${named(task)} waits for a retry${attempts}: not before ${task.notBefore}${nowMs === undefined ? '' : ` (in ${spanAhead(Date.parse(task.notBefore) - nowMs)})`}`);
-  }
-  switch (task.status) {
+  // No answer: what stood in its way when the claim looked has gone since.
+  if (b === null) return new MdclaimError('CONFLICT', `${named(task)} cannot be claimed`);
+  switch (b.kind) {
+    case 'line':
+      return refusedLine(b.reason, task.line);
+    case 'status':
+      return new MdclaimError('CONFLICT', `${named(task)} already ${b.status}${byOf(task)}`, holder);
     case 'claimed':
       return new MdclaimError('CONFLICT', `${named(task)} already claimed${byOf(task)}${task.claimedAt ? ` since ${task.claimedAt}` : ''}${task.by !== undefined && task.by === by ? ': a live claim is never claimed again, even under its holder\'s name (heartbeat renews it)' : ''}`, holder);
-    case 'done':
-      return new MdclaimError('CONFLICT', `${named(task)} already done${byOf(task)}`, holder);
-    case 'failed':
-      return new MdclaimError('CONFLICT', `${named(task)} already failed${byOf(task)}`, holder);
-    case 'blocked':
+    case 'retry': {
+      const attempts = task.attempts === undefined ? '' : ` after ${task.attempts} attempt${task.attempts === 1 ? '' : 's'}`;
+      return new MdclaimError('CONFLICT', `${named(task)} waits for a retry${attempts}: not before ${b.notBefore}${nowMs === undefined ? '' : ` (in ${spanAhead(Date.parse(b.notBefore) - nowMs)})`}`);
+    }
+    case 'above':
       return new MdclaimError('CONFLICT', `${named(task)} is blocked: tasks above it${task.section ? ` in "${task.section}"` : ''} are not all done`);
-    default:
-      return new MdclaimError('CONFLICT', `${named(task)} cannot be claimed`);
+    case 'after':
+      return new MdclaimError('CONFLICT', `${named(task)} ${waitsText(b.task)}`);
+    case 'path':
+      return heldBy(b.hold);
   }
 }
 
 /** How a task waited for stands, as a blocker's words say it: `claimed by r1`, `failed`, `open`. */
-export function afterState(dep: { status: Task['status']; by?: string | undefined }): string {
+function afterState(dep: { status: Task['status']; by?: string | undefined }): string {
   return dep.status === 'claimed' && dep.by !== undefined ? `claimed by ${dep.by}` : dep.status;
 }
 
@@ -39,15 +54,10 @@ export function waitsText(dep: { id: string; text: string; status: Task['status'
   return `waits for ${named(dep)} (${afterState(dep)})`;
 }
 
-/** Why `task` cannot be claimed while a task it waits for (`{after: …}`) is not done. */
-export function waitsFor(task: { id: string; text: string }, dep: { id: string; text: string; status: Task['status']; by?: string | undefined }): MdclaimError {
-  return new MdclaimError('CONFLICT', `${named(task)} ${waitsText(dep)}`);
-}
-
 /** Only the holder may heartbeat, finish or release a claim, and a fenced write only the claim it names. */
 export function notHolder(task: Task, who: { by: string; claimedAt?: string }): MdclaimError {
   if (task.status !== 'claimed') {
-    if (task.status === 'done' || task.status === 'failed') return notClaimable(task);
+    if (task.status === 'done' || task.status === 'failed') return refusal(task, { kind: 'status', status: task.status });
     return new MdclaimError('CONFLICT', `${named(task)} is not claimed by anyone (it is ${task.status})`);
   }
   if (task.by === undefined) return new MdclaimError('CONFLICT', `${named(task)} is claimed by someone unnamed, not ${who.by}`);

@@ -1,8 +1,5 @@
-import { readDuration } from '../format/duration.js';
-import type { Marker } from '../format/marker.js';
-import { normalisePath } from '../format/paths.js';
 import type { Task } from '../format/task.js';
-import { blockerOf, blockingHold, cutoff, holdsPaths, isLapsed, type AfterBlocker, type Blocker, type Candidate, type Cutoff, type ModedPath } from './claimable.js';
+import { blockerOf, cutoff, isLapsed, ownLine, taskCandidate, taskHolds, taskMarker, type AfterBlocker, type Blocker, type Cutoff, type TaskHold } from './claimable.js';
 import { dependencies, type Dependencies } from './after.js';
 import { attemptsOfTask } from './park.js';
 import type { HeldPath } from './path-types.js';
@@ -15,14 +12,6 @@ import type { TaskBoard } from './types.js';
 
 /** Where a claim stands: live, past its own lease, or an ADW claim with no time (it never lapses by itself). */
 export type ClaimState = 'live' | 'lapsed' | 'untimed';
-
-/** A path a live claim holds, and the task holding it. */
-export interface TaskHold extends ModedPath {
-  kind: 'declared' | 'locked';
-  task: Task;
-  /** When it was locked; for a declared path, the claim's time. */
-  since?: string;
-}
 
 /**
  * A board's answer for one task: null when it may be claimed now, else what
@@ -39,39 +28,11 @@ export interface AfterTask {
   by?: string;
 }
 
-/** The fields of a task's marker the rules read, as its line wrote them. */
-function markerOf(t: Task): Marker {
-  const leaseMs = t.lease === undefined ? null : readDuration(t.lease);
-  return {
-    status: t.status,
-    end: 0,
-    ...(t.by === undefined ? {} : { by: t.by }),
-    ...(t.claimedAt === undefined ? {} : { claimedAt: t.claimedAt }),
-    ...(leaseMs === null ? {} : { leaseMs }),
-  };
-}
-
 /** A claimed task's state at `nowMs` (isLapsed: by its own lease); null for a task that is not claimed. */
 export function claimState(t: Task, nowMs: number, now: Cutoff = cutoff(nowMs)): ClaimState | null {
   if (t.status !== 'claimed') return null;
   if (t.claimedAt === undefined) return 'untimed';
-  return isLapsed(markerOf(t), now) ? 'lapsed' : 'live';
-}
-
-/** Every path the live claims hold (holdsPaths: a lapsed claim holds nothing), in board order. */
-export function taskHolds(tasks: readonly Task[], now: Cutoff): TaskHold[] {
-  const out: TaskHold[] = [];
-  for (const t of tasks) {
-    if (!holdsPaths(markerOf(t), now)) continue;
-    const since = t.claimedAt === undefined ? {} : { since: t.claimedAt };
-    for (const path of t.writes ?? []) out.push({ path, mode: 'write', kind: 'declared', task: t, ...since });
-    for (const path of t.reads ?? []) out.push({ path, mode: 'read', kind: 'declared', task: t, ...since });
-    for (const lock of t.locks ?? []) {
-      const n = normalisePath(lock.path);
-      if ('path' in n) out.push({ path: n.path, mode: lock.mode, kind: 'locked', task: t, ...(lock.since === undefined ? {} : { since: lock.since }) });
-    }
-  }
-  return out;
+  return isLapsed(taskMarker(t), now) ? 'lapsed' : 'live';
 }
 
 /**
@@ -88,34 +49,29 @@ export function answers(tasks: readonly Task[], now: Cutoff, holds: readonly Tas
       notDone = null;
     }
     const above = notDone;
-    const candidate: Candidate<Task, TaskHold, Task> = {
-      status: t.status,
-      lapsed: () => isLapsed(markerOf(t), now),
-      notBefore: () => t.notBefore,
-      above: () => above,
-      hold: () => (t.writes === undefined && t.reads === undefined ? null : blockingHold({ writes: t.writes ?? [], reads: t.reads ?? [] }, holds.filter((h) => h.task !== t))),
-      after: () => afterOf(deps, i, tasks),
-    };
+    const candidate = taskCandidate<Task, Task>(t, now, holds, { above: () => above, after: () => afterOf(deps, i, tasks) });
     if (t.status !== 'done') notDone ??= t;
-    return lineRule(t, named(blockerOf(candidate, now)));
+    return named(blockerOf(candidate, now));
   });
 }
 
 /**
- * The answer with what the task's own line says (textRefusal): a task its
- * text keeps from being claimed is claimable by no one until the line is
- * fixed, whatever else stands in its way now, though no status or live claim
- * keeps it. Both boards' surveys ask it, so `claimable` in a listing is what
- * `claim` of the task does (which refuses it as a usage error naming the line).
+ * A board's answer worked out but for the task's own line (task_view's
+ * blocker), with that rule put first as blockerOf puts it (ownLine): a task
+ * its text keeps from being claimed is claimable by no one until the line is
+ * fixed, whatever else stands in its way now.
  */
-export function lineRule(t: Task, b: TaskBlocker | null): TaskBlocker | null {
-  if (b?.kind === 'status' || b?.kind === 'claimed') return b;
-  const reason = textRefusal(t.text);
-  return reason === null ? b : { kind: 'line', reason };
+export function withOwnLine(t: Pick<Task, 'status' | 'text'>, b: TaskBlocker | null): TaskBlocker | null {
+  return taskLine(t) ?? b;
+}
+
+/** blockerOf's first case for a task: its own line, which no one can claim as it is, and why; null for a finished task or a line that may be claimed. */
+export function taskLine(t: Pick<Task, 'status' | 'text'>): { kind: 'line'; reason: string } | null {
+  return ownLine(t.status, () => textRefusal(t.text));
 }
 
 /** The after rule's answer for task `i`, the task waited for as itself. */
-export function afterOf(deps: Dependencies | null, i: number, tasks: readonly Task[]): AfterBlocker<Task> | null {
+function afterOf(deps: Dependencies | null, i: number, tasks: readonly Task[]): AfterBlocker<Task> | null {
   const a = deps?.answer(i) ?? null;
   return a?.kind === 'wait' ? { kind: 'wait', task: tasks[a.task]! } : a;
 }
@@ -172,7 +128,7 @@ export interface Standing {
   attempts?: number;
   /** A retry whose time has not come: milliseconds until it may be claimed. */
   retryInMs?: number;
-  /** A task its own line keeps from being claimed: why (fix the line to claim it). */
+  /** A task its own line keeps from being claimed, claimed or not: why (fix the line to claim it); what `claim` of it refuses first. */
   refused?: string;
   /** A waiting task whose first task waited for (`{after: …}`) is not done: that task, and how it stands. */
   waitsFor?: AfterTask;
@@ -198,7 +154,7 @@ export function afterEntries(tasks: readonly Task[], deps: Dependencies | null =
 }
 
 /** How each task stands at `nowMs`, by the board's answers (see TaskBoard.survey), so a listing and a claim never disagree. */
-export function standings(tasks: readonly Task[], nowMs: number, blockers: readonly (TaskBlocker | null)[] = answers(tasks, cutoff(nowMs))): Standing[] {
+function standings(tasks: readonly Task[], nowMs: number, blockers: readonly (TaskBlocker | null)[] = answers(tasks, cutoff(nowMs))): Standing[] {
   const now = cutoff(nowMs);
   const after = afterEntries(tasks);
   return tasks.map((t, i) => {
@@ -211,11 +167,13 @@ export function standings(tasks: readonly Task[], nowMs: number, blockers: reado
 
 function standing(t: Task, nowMs: number, now: Cutoff, b: TaskBlocker | null): Omit<Standing, 'attempts' | 'claimable'> {
   const state = claimState(t, nowMs, now);
+  // Its own line comes first, as a claim of it says (blockerOf), on a claim as on a task that waits.
+  const refused = b?.kind === 'line' ? { refused: b.reason } : {};
   if (state !== null) {
-    if (state === 'untimed' || t.expiresAt === undefined) return {};
-    return { timeLeftMs: Date.parse(t.expiresAt) - nowMs, lapsed: state === 'lapsed' };
+    if (state === 'untimed' || t.expiresAt === undefined) return refused;
+    return { timeLeftMs: Date.parse(t.expiresAt) - nowMs, lapsed: state === 'lapsed', ...refused };
   }
-  if (b?.kind === 'line') return { refused: b.reason };
+  if (b?.kind === 'line') return refused;
   if (!waits(t, b)) return {};
   if (b.kind === 'retry') return { retryInMs: Date.parse(b.notBefore) - nowMs };
   if (b.kind === 'path') return { blockedBy: b.hold };

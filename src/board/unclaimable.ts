@@ -20,21 +20,15 @@ export function textRefusal(text: string): string | null {
   return errors.length > 0 ? `declares ${errors[0]!}` : null;
 }
 
-/** textRefusal for a task's line: a usage error naming the line, or null. */
-export function lineRefusal(text: string, line: number): MdclaimError | null {
-  const why = textRefusal(text);
-  return why === null ? null : refusedLine(why, line);
-}
-
 /** The usage error for a line refused for `why` (its text, or what it waits for: a task that is none, a cycle). */
 export function refusedLine(why: string, line: number): MdclaimError {
   return usage(`line ${line} ${why} (fix the line to claim it)`);
 }
 
-/** Throw lineRefusal's error, if any. */
+/** Throw the usage error for a line its text keeps from being claimed (textRefusal), if it does. */
 export function refuseLine(text: string, line: number): void {
-  const refused = lineRefusal(text, line);
-  if (refused !== null) throw refused;
+  const why = textRefusal(text);
+  if (why !== null) throw refusedLine(why, line);
 }
 
 /** The one line that tells a task was passed over: `passed over 1a2b3c4d5e6f "…": line 3 declares … (fix the line to claim it)`. */

@@ -41,7 +41,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     about: 'Claim the task with this id. A live claim, your own included, a finished or a blocked task is a conflict naming why (heartbeat renews your claim).',
     options: { by: 'who claims (or MDCLAIM_BY; default: a made-up 8-hex id)', quiet: 'print only the task id (needs --by or MDCLAIM_BY)' },
     examples: ['npx mdclaim claim PLAT-12 --by alice', 'npx mdclaim claim 3f2a9c --by alice --lease 4h'],
-    exits: '0 claimed, 2 its line cannot be claimed, 3 no such task, 4 held by a live claim (yours too), finished or blocked',
+    exits: '0 claimed, 2 its line cannot be claimed (whatever else holds it back), 3 no such task, 4 held by a live claim (yours too), finished or blocked',
   },
   heartbeat: {
     args: 'task',

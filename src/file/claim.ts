@@ -4,17 +4,16 @@ import { bytes, utf8, type ByteString } from '../format/bytes.js';
 import { formatDuration } from '../format/duration.js';
 import { formatClaimedAt, renderMarker } from '../format/marker.js';
 import { settledRun } from '../format/settled-run.js';
-import { claimTimes, FAILED_SEP, parseTags, reshaped, textAndTries, textBetween, type Task } from '../format/task.js';
-import type { TaskScanner } from '../format/scan.js';
-import { blockerOf, blockingHold, cutoff, type Blocker, type Cutoff } from '../board/claimable.js';
-import { BoardWaits, ScannedCandidate, seenCandidate } from './claimable-line.js';
+import { claimTimes, parseTags, reshaped, textBetween, type Task } from '../format/task.js';
+import { blockerButLine, blockerOf, blockingHold, cutoff, nextAnswer, type Blocker, type Cutoff } from '../board/claimable.js';
+import { BoardFacts, ScannedCandidate, seenCandidate } from './claimable-line.js';
 import { afterTask } from '../board/standing.js';
 import type { DepTask } from '../board/after.js';
-import { notClaimable, waitsFor } from '../board/conflict.js';
-import { boardHolds, declaredOf, heldBy, holdsOf, mayHoldPaths, type Hold } from './held.js';
+import { refusal, type RefusedFor } from '../board/conflict.js';
+import { declaredOf, holdsOf, mayHoldPaths, type Hold } from './held.js';
 import type { Paths } from '../board/path-types.js';
 import { sectionMatches } from '../format/worktree-section.js';
-import { lineRefusal, refusedLine, refuseLine } from '../board/unclaimable.js';
+import { refusedLine } from '../board/unclaimable.js';
 import type { PassedOver } from '../board/types.js';
 import { atBudget, countsAttempts, parkedTask, withParks } from '../board/park.js';
 import { dropLocks, keptTries, markerAndTriesEdit, markerEdit, withTries, type Changed, type Plan } from '../board/plan.js';
@@ -67,25 +66,27 @@ export function claimChange(src: ByteString, seen: Seen, args: ClaimArgs): Plan<
 /**
  * Claim the first claimable task in file order that matches the filter; null
  * when there is none. A task its own line keeps from being claimed (see
- * lineRefusal) is passed over, and told in `passed`: it stops no claim of the
+ * blockerOf's first case) is passed over, and told in `passed`: it stops no claim of the
  * tasks after it.
  */
 export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs, passed: PassedOver[] = []): Plan<Task | null> {
   const tags = filter.tags ?? [];
   const now = cutoff(args.now);
-  const passOver = (s: Seen, refused: MdclaimError) => void passed.push({ task: taskOf(src, s), reason: refused.message });
+  const passOver = (s: Seen, reason: string) => void passed.push({ task: taskOf(src, s), reason: refusedLine(reason, s.t.line).message });
   if (args.maxAttempts !== undefined || mayHoldPaths(src)) {
-    const waits = new BoardWaits(src);
+    const facts = new BoardFacts(src, now);
     // A board with path declarations or locks: every line's holds matter (see firstFree). A budget: lapsed claims past it are parked on the way.
     const parked: Seen[] = [];
     const wanted = (s: Seen) => {
+      // Claimable but for its own line: passed over, saying so (a lapsed claim at the budget is parked first).
+      const a = nextAnswer(seenCandidate(src, s, now, false, facts), now);
+      const refused = a === null || a === 'leave' ? null : a.passOver;
       const ok =
-        blockerOf(seenCandidate(src, s, now, false, waits), now) === null &&
+        a !== 'leave' &&
         (filter.section === undefined || sectionMatches(s.t.section, filter.section)) &&
         (tags.length === 0 || hasTags(src, s.text, tags));
       if (ok && atBudget(s, args.maxAttempts)) parked.push(s);
       if (!ok || atBudget(s, args.maxAttempts)) return false;
-      const refused = lineRefusal(utf8(src, s.text[0], s.text[1]), s.t.line);
       if (refused !== null) passOver(s, refused);
       return refused === null;
     };
@@ -104,18 +105,15 @@ export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs, 
   const line = new ScannedCandidate(src, now);
   const picked = walkLines(src, (s, aboveAllDone) => {
     // No line here declares or locks a path: the rule but for paths decides.
-    const claimable = blockerOf(line.at(s, aboveAllDone), now) === null;
+    const a = nextAnswer(line.at(s, aboveAllDone), now);
+    const refused = a === null || a === 'leave' ? null : a.passOver;
     allDone = aboveAllDone;
     const wanted =
-      claimable &&
+      a !== 'leave' &&
       (filter.section === undefined || sectionMatches(s.section, filter.section)) &&
       (tags.length === 0 || hasTags(src, textBetween(src, s.status, s.markerEnd, s.end), tags));
-    // No line here declares a path (see mayHoldPaths): only the reason's separator can keep it from being claimed.
-    if (!wanted || !src.slice(s.markerEnd, s.end).includes(FAILED_SEP)) return wanted;
-    const seen = seenAt(src, s, aboveAllDone);
-    const refused = lineRefusal(utf8(src, seen.text[0], seen.text[1]), seen.t.line);
-    if (refused === null) return true;
-    passOver(seen, refused);
+    if (!wanted || refused === null) return wanted;
+    passOver(seenAt(src, s, aboveAllDone), refused);
     return false;
   }, undefined, settled);
   if (!picked) return { edits: [], result: null, changes: [] };
@@ -166,37 +164,34 @@ function hasTags(src: ByteString, text: [number, number], tags: readonly string[
 export function claimById(src: ByteString, id: string, args: ClaimArgs): Plan<Task> {
   const now = cutoff(args.now);
   // The rule with paths: a line's declared paths are weighed against the board's holds when it decides.
-  const waits = new BoardWaits(src);
+  const facts = new BoardFacts(src, now);
   const answers = new Map<Seen, Blocker<true, Hold, DepTask> | null>();
   const why = (s: Seen): Blocker<true, Hold, DepTask> | null => {
     let b = answers.get(s);
-    if (b === undefined) answers.set(s, (b = blockerOf(seenCandidate(src, s, now, true, waits), now)));
+    if (b === undefined) answers.set(s, (b = blockerOf(seenCandidate(src, s, now, true, facts), now)));
     return b;
   };
   const { form, found } = lookup(src, id, (s) => why(s) === null);
   if (found.length === 0) throw noTask(id);
   if (form === 'key' && found.length > 1) throw ambiguousKey(src, id, found);
-  // The first line claimable but for paths and its line: parked at the budget, refused for its own line or a path held, or claimed.
-  let blocker: Blocker<true, Hold, DepTask> | null = null;
+  // The first line claimable but for its own line or a path held: parked at the budget (a lapsed claim), else claimed or refused.
   const pick = found.find((s) => {
-    blocker = why(s);
-    return blocker === null || blocker.kind === 'path' || blocker.kind === 'line';
+    const rest = blockerButLine(seenCandidate(src, s, now, true, facts), now);
+    return rest === null || rest.kind === 'path' || rest.kind === 'line';
   });
-  if (!pick) {
-    const first = why(found[0]!);
-    if (first?.kind === 'after') throw waitsFor(taskOf(src, found[0]!), afterTask(first.task));
-    // A live claim is claimable by no one, its holder's name included: heartbeat renews it.
-    throw notClaimable(taskOf(src, found[0]!), args.now, args.by);
-  }
-  if (atBudget(pick, args.maxAttempts)) {
-    // Parked, not taken: the caller learns it as a failed task (the board turns that into a CONFLICT).
-    return withParks(src, [pick], { edits: [], later: () => parkedTask(src, pick), changes: [] });
-  }
-  refuseLine(utf8(src, pick.text[0], pick.text[1]), pick.t.line);
-  const held = blocker as Blocker<true, Hold, DepTask> | null;
-  if (held?.kind === 'line') throw refusedLine(held.reason, pick.t.line);
-  if (held?.kind === 'path') throw heldBy(src, held.hold);
-  return claimChange(src, pick, args);
+  // Parked, not taken: the caller learns it as a failed task (the board turns that into a CONFLICT).
+  if (pick !== undefined && atBudget(pick, args.maxAttempts)) return withParks(src, [pick], { edits: [], later: () => parkedTask(src, pick), changes: [] });
+  if (pick !== undefined && why(pick) === null) return claimChange(src, pick, args);
+  // Refused: by the pick's answer, else by that of the first line not finished (else the first), as every board refuses it.
+  const first = pick ?? found.find((s) => s.t.marker.status !== 'done' && s.t.marker.status !== 'failed') ?? found[0]!;
+  throw refusal(taskOf(src, first), refusedFor(src, why(first)!), args.now, args.by);
+}
+
+/** A file board's blocker with what its refusal names: the task waited for, the hold with its task. */
+function refusedFor(src: ByteString, b: Blocker<true, Hold, DepTask>): RefusedFor {
+  if (b.kind === 'after') return { kind: 'after', task: afterTask(b.task) };
+  if (b.kind === 'path') return { kind: 'path', hold: { by: b.hold.seen.t.marker.by, path: b.hold.path, mode: b.hold.mode, task: taskOf(src, b.hold.seen) } };
+  return b;
 }
 
 /** A key on several lines: the board's one message, with the tasks it is on. */

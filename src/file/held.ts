@@ -3,17 +3,13 @@ import { named } from '../format/named.js';
 import { utf8, type ByteString } from '../format/bytes.js';
 import { parseDeclared } from '../format/declared.js';
 import { locksAfter, lockSince, mayHoldLocks } from '../format/locks.js';
-import { normalisePath, type PathMode } from '../format/paths.js';
-import { blockingHold, holdsPaths, type Cutoff, type ModedPath } from '../board/claimable.js';
+import { blockingHold, claimHolds, holdsPaths, type ClaimHold, type Cutoff } from '../board/claimable.js';
 import type { Paths } from '../board/path-types.js';
 import { taskOf, walk, type Seen } from '../board/walk.js';
 import { heldBy as holdInTheWay } from '../board/messages.js';
 
 /** A path a live claim holds, and how: declared on its task's line or locked under it. */
-export interface Hold extends ModedPath {
-  kind: 'declared' | 'locked';
-  /** When a lock was taken; a declared path is held since the claim time. */
-  since?: string;
+export interface Hold extends ClaimHold {
   /** The task line holding it. */
   seen: Seen;
 }
@@ -52,21 +48,13 @@ function badDeclaration(line: number, error: string): MdclaimError {
 
 /** What one task line holds now: its declared paths and its locks while its claim is live, else nothing. */
 export function holdsOf(src: ByteString, s: Seen, now: Cutoff, into: Hold[]): void {
-  if (holdsPaths(s.t.marker, now)) claimHolds(src, s, into);
+  if (holdsPaths(s.t.marker, now)) lineHolds(src, s, into);
 }
 
 /** What a claim on this line holds while live: its declared paths, then its lock lines. */
-function claimHolds(src: ByteString, s: Seen, into: Hold[]): void {
-  const d = declaredOf(src, s, false);
-  const since = s.t.marker.claimedAt;
-  const declared = (mode: PathMode) => (path: string) => void into.push({ path, mode, kind: 'declared', seen: s, ...(since === undefined ? {} : { since }) });
-  d.writes.forEach(declared('write'));
-  d.reads.forEach(declared('read'));
-  for (const lock of locksAfter(src, s.t.end)) {
-    const n = normalisePath(lock.path);
-    const since = lockSince(lock.since);
-    if ('path' in n) into.push({ path: n.path, mode: lock.mode, kind: 'locked', seen: s, ...(since === undefined ? {} : { since }) });
-  }
+function lineHolds(src: ByteString, s: Seen, into: Hold[]): void {
+  const locks = locksAfter(src, s.t.end).map((l) => ({ mode: l.mode, path: l.path, since: lockSince(l.since) }));
+  claimHolds(declaredOf(src, s, false), s.t.marker.claimedAt, locks, (path, mode, kind, since) => ({ path, mode, kind, since, seen: s }), into);
 }
 
 /**
@@ -78,7 +66,7 @@ function claimHolds(src: ByteString, s: Seen, into: Hold[]): void {
 export function refuseRetaken(src: ByteString, s: Seen, now: Cutoff, id: string): void {
   if (!mayHoldPaths(src) || holdsPaths(s.t.marker, now)) return;
   const mine: Hold[] = [];
-  claimHolds(src, s, mine);
+  lineHolds(src, s, mine);
   const want = { writes: mine.filter((h) => h.mode === 'write').map((h) => h.path), reads: mine.filter((h) => h.mode === 'read').map((h) => h.path) };
   const blocker = blockingHold(want, boardHolds(src, now, s));
   if (!blocker) return;

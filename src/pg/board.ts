@@ -1,9 +1,9 @@
-import { checkBy, checkId } from '../board/checks.js';
+import { checkBy } from '../board/checks.js';
 import { addRequest, claimRequest, doneRequest, failRequest, holderRequest, nextRequest, reapRequest, reopenRequest, retryRequest, type HolderRequest } from '../board/requests.js';
 import { parkedIsConflict, parkedView, reapedOf } from '../board/park.js';
 import { parseDuration, parseLease } from '../board/duration.js';
 import type { ChangeSource, ClaimOptions, HistoryEvent, HistoryOptions, HolderOptions, NextOptions, ReapOptions, Reaped, RetryOptions, Survey, TaskBoard } from '../board/types.js';
-import { lineRule, type TaskBlocker } from '../board/standing.js';
+import { withOwnLine, type TaskBlocker } from '../board/standing.js';
 import { pathList, pathRequest } from '../board/path-options.js';
 import type { CheckPathsOptions, HeldPath, LockPathsOptions, PathLocking, UnlockPathsOptions } from '../board/path-types.js';
 import { MdclaimError, usage } from '../errors.js';
@@ -100,7 +100,7 @@ export class PgBoard implements TaskBoard, PathLocking {
     const board = await this.board();
     const rows = await this.db.with((c) => c.query<TaskRow & { blocker: TaskBlocker | null }>(SURVEY, [board]));
     const tasks = rows.map(toTask);
-    return { tasks, blockers: rows.map((r, i) => lineRule(tasks[i]!, r.blocker)) };
+    return { tasks, blockers: rows.map((r, i) => withOwnLine(tasks[i]!, r.blocker)) };
   }
 
   async next(options: NextOptions): Promise<Task | null> {

@@ -1,14 +1,13 @@
 import { bareMarker } from './bare-sql.js';
 import { noTask } from '../board/resolve-id.js';
-import { notClaimable, waitsFor } from '../board/conflict.js';
-import type { TaskBlocker } from '../board/standing.js';
-import { lineRefusal, refusedLine, refuseLine } from '../board/unclaimable.js';
+import { refusal } from '../board/conflict.js';
+import { taskLine, withOwnLine, type TaskBlocker } from '../board/standing.js';
 import { FAILED_SEP } from '../format/task.js';
 import type { Task } from '../format/task.js';
 import { RolledBack, type Conn } from './db.js';
 import { logged } from './history-sql.js';
-import { HOLD_COLUMNS, heldBy, lockBoardPaths, PathRace, type HoldRow } from './held.js';
-import { fromJson, rowText, taskColumns, taskJson, toTask, type TaskRow } from './rows.js';
+import { lockBoardPaths, PathRace } from './held.js';
+import { fromJson, taskColumns, taskJson, toTask, type TaskRow } from './rows.js';
 import { MAX_ATTEMPTS } from '../format/attempts.js';
 import { setTries } from './tries-sql.js';
 import { ambiguousKey } from '../board/messages.js';
@@ -36,7 +35,7 @@ const CLAIM_EVENT = `CASE WHEN was <> 'claimed' THEN 'claimed' ELSE 'taken over'
 
 /**
  * Whether a claim of task_view row `v` needs a transaction: paths kept on the row, or a text that may
- * keep the line from being claimed (see lineRefusal: it is then refused or passed over, and only a
+ * keep the line from being claimed (see withOwnLine: it is then refused or passed over, and only a
  * transaction can give the claim back): a declaration, as mdclaim's declaration parser starts one, or
  * the failure reason's separator. Read with the candidate itself, from the row it locks.
  */
@@ -133,7 +132,7 @@ function claimed([row]: Claimed[]): TaskRow | null | 'deferred' {
   return row!.task === null ? null : fromJson(row!.task);
 }
 
-/** A task next would take but for what its own line says (see lineRefusal): roll back, and claim again passing over its row. */
+/** A task next would take but for what its own line says (see withOwnLine): roll back, and claim again passing over its row. */
 export class PassOver extends RolledBack {
   constructor(readonly uid: string, readonly task: Task, readonly reason: string) {
     super(reason);
@@ -145,10 +144,12 @@ export async function claimNext(c: Conn, a: PgNext, passed: readonly string[] = 
   const row = claimed(await c.query<Claimed>(NEXT, nextParams(a, null, false, passed)));
   // In a transaction (`alone` false), a pick is never deferred.
   if (row === null || row === 'deferred') return null;
-  const refused = lineRefusal(rowText(row), row.line);
-  if (refused !== null) throw new PassOver(row.uid, toTask(row), refused.message);
+  // The SQL picked it claimable but for its own line, which the code states (blockerOf's first case, ownLine).
+  const task = toTask(row);
+  const line = taskLine(task);
+  if (line !== null) throw new PassOver(row.uid, task, refusal(task, line).message);
   await pathsStillFree(c, a.board, row);
-  return toTask(row);
+  return task;
 }
 
 /**
@@ -175,23 +176,21 @@ export async function claimById(
     if (token === null) await pathsStillFree(c, a.board, row);
     return toTask(row);
   }
-  // Nothing claimed: say why, from the rows as they are now.
-  const found = await c.query<TaskRow & { blocker: TaskBlocker | null }>(
-    `SELECT ${taskColumns('v')}, v.blocker FROM mdclaim.task_view v WHERE v.board = $1 AND (v.hash = $2 OR v.key = $2) ORDER BY v.position`,
+  // Nothing claimed: say why, from the rows as they are now, by the view's answer (with the text of a hold's task, which the refusal names).
+  const found = await c.query<TaskRow & { blocker: TaskBlocker | null; hold_text: string | null }>(
+    `SELECT ${taskColumns('v')}, v.blocker, CASE WHEN v.blocker->>'kind' = 'path' THEN (
+       SELECT o.text FROM mdclaim.task_view o WHERE o.board = v.board AND o.id = v.blocker->'hold'->>'task' ORDER BY o.position LIMIT 1) END AS hold_text
+     FROM mdclaim.task_view v WHERE v.board = $1 AND (v.hash = $2 OR v.key = $2) ORDER BY v.position`,
     [a.board, a.id],
   );
   if (!found[0]) throw noTask(a.id);
   // Every row answering to the id under another id: a key shared by several tasks (their ids are their hashes).
   if (found.length > 1 && found.every((r) => r.id !== a.id)) throw ambiguousKey(a.id, found.map(toTask));
-  const first = found.find((r) => r.status === 'open' || r.status === 'blocked' || r.status === 'claimed') ?? found[0];
-  // What the task waits for (`{after: …}`): a line that names no task, or a cycle, is refused as the file board refuses it.
-  if (first.blocker?.kind === 'line') throw refusedLine(first.blocker.reason, first.line);
-  if (first.blocker?.kind === 'after') throw waitsFor(toTask(first), first.blocker.task);
-  const [blocker] = await c.query<HoldRow>(`SELECT ${HOLD_COLUMNS} FROM mdclaim.task_view v, mdclaim.blocking_holds(v.board, v.uid, v.writes, v.reads) h
-     JOIN mdclaim.task_view o ON o.uid = h.task WHERE v.uid = $1 AND v.waiting_ok AND v.path_blocked LIMIT 1`, [first.uid]);
-  if (blocker) throw heldBy(blocker);
-  // The first row that waits, so a retry's wait is what the refusal names.
-  throw notClaimable(toTask(found.find((r) => r.not_before !== null && (r.status === 'open' || r.status === 'blocked')) ?? found[0]), Date.now(), a.by);
+  // The answer for the first row not finished (else the first), its own line's rule first, as every board refuses it.
+  const first = found.find((r) => r.status !== 'done' && r.status !== 'failed') ?? found[0];
+  const task = toTask(first);
+  const b = withOwnLine(task, first.blocker);
+  throw refusal(task, b?.kind === 'path' ? { kind: 'path', hold: { by: b.hold.by, path: b.hold.path, mode: b.hold.mode, task: { id: b.hold.task, text: first.hold_text ?? '' } } } : b, Date.now(), a.by);
 }
 
 /**
@@ -204,7 +203,9 @@ export async function claimById(
  */
 async function pathsStillFree(c: Conn, board: number, r: TaskRow): Promise<void> {
   // The row keeps only the paths that normalise; its text still says what the line declares (USAGE rolls the claim back).
-  refuseLine(rowText(r), r.line);
+  const task = toTask(r);
+  const line = taskLine(task);
+  if (line !== null) throw refusal(task, line);
   if (r.writes.length === 0 && r.reads.length === 0) return;
   await lockBoardPaths(c, board);
   const [raced] = await c.query(`SELECT 1 FROM mdclaim.blocking_holds($1, $2, $3, $4) LIMIT 1`, [board, r.uid, r.writes, r.reads]);

@@ -1,6 +1,6 @@
 import { sectionMatches } from '../format/worktree-section.js';
-import { cutoff } from '../board/claimable.js';
-import { answers, claimState, taskHolds, waits, type AfterTask, type ClaimState, type TaskBlocker } from '../board/standing.js';
+import { cutoff, taskHolds } from '../board/claimable.js';
+import { answers, claimState, waits, type AfterTask, type ClaimState, type TaskBlocker } from '../board/standing.js';
 import { claimInstant } from '../format/claim-time.js';
 import { formatClaimedAt, type Status } from '../format/marker.js';
 import type { Task } from '../format/task.js';
@@ -71,7 +71,7 @@ export interface Summary {
   history: HistoryStats | null;
 }
 
-export const RATE_WINDOW_MS = 5 * 60_000;
+const RATE_WINDOW_MS = 5 * 60_000;
 
 /**
  * The summary of `tasks` at `nowMs`; `watchedSince` is when `events` began (for the done rate).

@@ -112,6 +112,32 @@ describeKinds('claimable, as listed and as claimed, on the $name board', (kind) 
   }, 300_000);
 });
 
+describeKinds('a refusal, as listed and as claimed, on the $name board', (kind) => {
+  it('gives the line\'s own reason first, as exit 2, whatever else holds the task back, over generated boards', async () => {
+    let refusedWaiting = 0;
+    for (let seed = 1; seed <= 8; seed++) {
+      // Every third task's line declares a path outside the tree, whatever its marker, retry or claim.
+      let n = 0;
+      const doc = makeBoard(seed, Date.now(), seed > 4).replace(/^(- \[[^\]]*\] task \d+-\d+)/gm, (m: string) => (n++ % 3 === 0 ? `${m} {writes: ../out.ts}` : m));
+      const { location } = await kind.make(doc);
+      const listed = await mdclaimAsync(['list', '--json', '--file', location]);
+      expect([listed.status, listed.stderr]).toEqual([0, '']);
+      const tasks = (JSON.parse(listed.stdout) as { tasks: { id: string; line: number; status: string; claimable: boolean; refused?: string; retryInMs?: number }[] }).tasks;
+      for (const t of tasks) {
+        const { board } = await kind.make(doc);
+        const answer = await board.claim(t.id, { by: 'tester' }).then(() => 'claimed', (err: { code?: string; message: string }) => `${err.code}: ${err.message}`);
+        await board.close();
+        const outside = t.refused?.startsWith('declares') === true;
+        if (outside) expect({ seed, id: t.id, answer }).toEqual({ seed, id: t.id, answer: `USAGE: line ${t.line} ${t.refused} (fix the line to claim it)` });
+        else expect({ seed, id: t.id, usage: answer.startsWith('USAGE: ') && answer.includes('declares') }).toEqual({ seed, id: t.id, usage: false });
+        if (outside && /Attempts: 1, not before/.test(doc.split('\n')[t.line - 1]!)) refusedWaiting++;
+      }
+    }
+    // The boards held refused lines that also wait for a retry.
+    expect(refusedWaiting).toBeGreaterThan(0);
+  }, 300_000);
+});
+
 describe.skipIf(kinds.length < 2)(pgTitle('claimable, as each board lists it'), () => {
   it('is the same answer, with the same hold in the way, on the file board and the PostgreSQL board', async () => {
     let held = 0;

@@ -68,3 +68,21 @@ describeKinds('a listing of a task its own line keeps from being claimed on the 
     await board.close?.();
   });
 });
+
+describeKinds('a line no one can claim, waiting for a retry too, on the $name board', (kind) => {
+  it('gets one answer from claim, next, list --json and MCP: its own line, first, as exit 2', async () => {
+    const text = '# Work\n\n- [ ] do it {writes: ../outside.txt} // Attempts: 1, not before 2099-01-01T00:00:00Z\n';
+    const why = 'declares path "../outside.txt" leaves the board\'s directory';
+    const { location: f, board } = await kind.make(text);
+    const [task] = await board.list();
+    const listed = JSON.parse(mdclaim(['list', '--file', f, '--json']).stdout) as { tasks: { claimable: boolean; refused?: string; retryInMs?: number }[] };
+    expect(listed.tasks.map((t) => [t.claimable, t.refused, t.retryInMs])).toEqual([[false, why, undefined]]);
+    expect(mdclaim(['claim', task!.id, '--file', f, '--by', 'a'])).toEqual({ status: 2, stdout: '', stderr: `error[USAGE]: line 3 ${why} (fix the line to claim it)\n` });
+    // next takes nothing; it passes over (saying so) only a task it would take but for its line.
+    const next = mdclaim(['next', '--file', f, '--by', 'a', '-q']);
+    expect([next.status, next.stdout, next.stderr.includes('passed over')]).toEqual([3, '', false]);
+    const s = await connect(f, ['--by', 'agent-m']);
+    expect(await s.call('claim', { id: task!.id })).toMatchObject({ isError: true, text: `error[USAGE]: line 3 ${why} (fix the line to claim it)` });
+    expect((await board.list()).map((t) => t.status)).toEqual(['open']);
+  });
+});

@@ -52,6 +52,6 @@ function standingText(t: Task, s: Standing): string {
   if (s.retryInMs !== undefined) return `${t.status}, retry in ${spanAhead(s.retryInMs)}`;
   if (s.blockedBy) return `${t.status}, blocked by ${s.blockedBy.by ?? 'someone unnamed'} on ${s.blockedBy.task} (${s.blockedBy.path})`;
   if (s.waitsFor) return `${t.status}, ${waitsText(s.waitsFor)}`;
-  if (s.refused !== undefined) return `${t.status}, not claimable: its line ${s.refused}`;
+  if (s.refused !== undefined && t.status !== 'claimed') return `${t.status}, not claimable: its line ${s.refused}`;
   return t.status + by;
 }
