@@ -1,8 +1,6 @@
-import { MdclaimError } from '../errors.js';
 import { noTask } from '../board/resolve-id.js';
 import { bytes, type ByteString } from '../format/bytes.js';
 import { renderMarker } from '../format/marker.js';
-import { named } from '../format/named.js';
 import { reshaped, type Task } from '../format/task.js';
 import { ambiguousKey } from './claim.js';
 import { notReopenable } from '../board/conflict.js';
