@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuOf, type CpuFigures } from './cli-cpu.js';
+import { cpuOf, NODE_ENV, type CpuFigures } from './cli-cpu.js';
 import { boardText, clock, progress, quantile, spread, tempDir, toMs, type Spread } from './util.js';
 
 // What `mdclaim` runs: the bin, which keeps V8's compiled code of the bundle between calls.
@@ -52,13 +52,13 @@ export interface CliResult {
   rssMethod: 'usr-bin-time' | 'resource-usage';
   /** A fresh `next` on big boards whose first half is claimed. */
   big: BigBoardFigures[];
-  /** Was NODE_EXTRA_CA_CERTS set? Every Node start then reads those certificates, `node -e 0` included, which shrinks every ratio to it. */
+  /** Was NODE_EXTRA_CA_CERTS set where the bench ran? Every process this case starts runs without it (NODE_ENV), `next` and `node -e 0` alike. */
   extraCaCerts: boolean;
 }
 
 function timed(args: string[], expect: number): number {
   const t0 = clock();
-  const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync(process.execPath, args, { env: NODE_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
   const t1 = clock();
   if (r.status !== expect) throw new Error(`cli: node ${args.join(' ')} exited ${r.status}: ${r.stderr.toString().trim()}`);
   return toMs(t1 - t0);
@@ -67,11 +67,11 @@ function timed(args: string[], expect: number): number {
 /** Peak resident set of one run in MiB: GNU time's %M where it exists, else the child's own getrusage. */
 function peakRss(args: string[]): { mib: number; method: CliResult['rssMethod'] } {
   if (existsSync(TIME)) {
-    const r = spawnSync(TIME, ['-f', '%M', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const r = spawnSync(TIME, ['-f', '%M', process.execPath, ...args], { env: NODE_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
     const last = r.stderr.toString().trim().split('\n').pop() ?? '';
     if (r.status === 0 && /^\d+$/.test(last)) return { mib: Number(last) / 1024, method: 'usr-bin-time' };
   }
-  const r = spawnSync(process.execPath, [RSS_WRAPPER, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync(process.execPath, [RSS_WRAPPER, ...args], { env: NODE_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
   const m = /maxrss=(\d+)/.exec(r.stderr.toString());
   if (!m) throw new Error(`cli: could not read the peak RSS of node ${args.join(' ')}`);
   return { mib: Number(m[1]) / 1024, method: 'resource-usage' };

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { errorReport } from './errors.js';
-import { EXIT, exitCodeFor } from './cli/exit.js';
+import { exitCodeFor } from './cli/exit.js';
 import { run } from './cli/run.js';
 import { printJson } from './cli/output.js';
 import { Output } from './cli/sink.js';

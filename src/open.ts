@@ -1,7 +1,7 @@
 import { isPgUrl } from './pg/url.js';
-import { redactUrl } from './pg/redact.js';
 import { PgBoard, type PgBoardOptions } from './pg/board.js';
-import { Board, type BoardOptions } from './file/board.js';
+import type { Board, BoardOptions } from './file/board.js';
+import { openFileBoard } from './open-file.js';
 import { usage } from './errors.js';
 
 export type OpenOptions = BoardOptions & PgBoardOptions;
@@ -17,8 +17,7 @@ export type AnyBoard = Board | PgBoard;
 export function openBoard(location: `postgres://${string}` | `postgresql://${string}`, options?: PgBoardOptions): PgBoard;
 export function openBoard(location: string, options?: OpenOptions): AnyBoard;
 export function openBoard(location: string, options: OpenOptions = {}): AnyBoard {
-  if (typeof location !== 'string' || location === '') throw usage('openBoard: the path or URL must be a non-empty string');
-  if (isPgUrl(location)) {
+  if (typeof location === 'string' && isPgUrl(location)) {
     // Options about the file cannot hold for rows: refused, not dropped (a file board leaves pool and connectTimeout, which tune nothing there, unused).
     for (const [name, why] of FILE_ONLY) {
       if (options[name] !== undefined) throw usage(`${name} does not apply to a PostgreSQL board: ${why}`);
@@ -32,9 +31,7 @@ export function openBoard(location: string, options: OpenOptions = {}): AnyBoard
       ...(durable === undefined ? {} : { durable }),
     });
   }
-  // Another scheme is a URL mistyped or of a store mdclaim has no board for, not a file to create: said without its password.
-  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(location)) throw usage(`"${redactUrl(location)}" is not a board: give a file path or a postgres:// URL`);
-  return new Board(location, options);
+  return openFileBoard(location, options);
 }
 
 /** What a PostgreSQL board refuses, and why. */

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 //   3  storage/                    lock, read, write in place or replace, verify
 //   4  board/, parse.ts            the board core: types, requests, the claimable rule, standing, the document walk
 //   5  file/ | pg/                 the two boards, side by side: neither imports the other
-//   6  open.ts                     the opener: a file or PostgreSQL board from a path or URL
+//   6  open.ts, open-file.ts       the opener: a file or PostgreSQL board from a path or URL
 //   7  runner/                     the runner: run commands on claimed tasks, keep their claims alive
 //   8  mcp/ | watch/ | doctor/     the other faces of the board interface (an MCP session's claims beat as the runner's do)
 //   9  cli/, cli.ts                argument handling, output, the one error→exit-code map
@@ -32,7 +32,7 @@ const ROOMS: ReadonlyArray<readonly [number, string, (file: string) => boolean]>
   [8, 'watch', (f) => f.startsWith('watch/')],
   [8, 'doctor', (f) => f.startsWith('doctor/')],
   [7, 'runner', (f) => f.startsWith('runner/')],
-  [6, 'open', (f) => f === 'open.ts'],
+  [6, 'open', (f) => f === 'open.ts' || f === 'open-file.ts'],
   [5, 'file', (f) => f.startsWith('file/')],
   [5, 'pg', (f) => f.startsWith('pg/')],
   [4, 'board', (f) => f.startsWith('board/') || f === 'parse.ts'],

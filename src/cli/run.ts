@@ -4,7 +4,8 @@ import { boardLocation } from './board-location.js';
 import { EXIT } from './exit.js';
 import { allowedFlags, commandHelp, COMMANDS, globalHelp } from './help.js';
 
-import type { Command } from './commands/types.js';
+import type { AnyBoard, OpenOptions } from '../open.js';
+import { isPgUrl } from '../pg/url.js';
 import { printJson, type Output } from './output.js';
 import { version } from './version.js';
 
@@ -65,19 +66,21 @@ export async function run(argv: readonly string[], io: Output): Promise<number> 
   const lockTimeout = one(p, 'lock-timeout');
   // import loads into --to; every other command works on --file (see boardLocation).
   const file = one(p, 'to') ?? boardLocation(p);
-  // Loaded only now: --help and usage errors never pay for the board.
-  const { openBoard } = await import('../open.js');
-  const board = openBoard(file, {
+  const options: OpenOptions = {
     ...(write === undefined ? {} : { write }),
     ...(has(p, 'durable') ? { durable: true } : {}),
     ...(lockTimeout === undefined ? {} : { lockTimeout }),
     // One process, one command: one connection to a PostgreSQL board.
     pool: 1,
-  });
-  const commands: Record<string, Command> = await import('./commands/index.js');
+  };
+  // Loaded only now: --help and usage errors never pay for a command or the
+  // board, and a file board's call never for the PostgreSQL board's code.
+  const { commands } = await import('./commands/index.js');
+  // `paths lock` runs the one keyed `pathsLock`.
+  const command = await commands[p.command.replace(/ (\w)/g, (_, c: string) => c.toUpperCase())]!();
+  const board: AnyBoard = isPgUrl(file) ? (await import('../open.js')).openBoard(file, options) : (await import('../open-file.js')).openFileBoard(file, options);
   try {
-    // `paths lock` runs the export `pathsLock`.
-    return await commands[p.command.replace(/ (\w)/g, (_, c: string) => c.toUpperCase())]!(board, p, io);
+    return await command(board, p, io);
   } finally {
     await board.close();
   }
