@@ -4,6 +4,10 @@ import { atDeadline, sleep } from './deadline.js';
 import type { FlockFn } from './flock/types.js';
 import { queueFlock, type QueueResult } from './flock-queue.js';
 import { QueueHelper } from './queue-helper.js';
+import { poolWait, type PoolWait } from './flock/pool-wait.js';
+
+/** A wait of this process is blocked on a pool thread (see DirLock.poolWaitFor). */
+let poolWaiting = false;
 
 export type { FlockFn } from './flock/types.js';
 
@@ -12,6 +16,14 @@ const POLL_FIRST_MS = 2;
 
 /** A directory lock nobody used for this long lets its descriptor (and helper) go. */
 const IDLE_MS = 10_000;
+
+/**
+ * How this process's contended lock waits went, counted since it started:
+ * waits (requests that found the lock taken), kernel waits asked of a helper
+ * or flock(1) (each a wake-up when it answers), polls (sleeps between tries)
+ * and non-blocking tries. Read by the bench; a few integer increments.
+ */
+export const lockWaits = { waits: 0, kernelWaits: 0, polls: 0, tries: 0 };
 
 interface Request {
   exclusive: boolean;
@@ -164,8 +176,11 @@ export class DirLock {
         continue;
       }
       this.waiting = true;
+      lockWaits.waits++;
+      if (this.poolWaitFor(head)) return;
       // The common wait, through a ready helper, settles in the callback that gets its answer: no promise between.
       if (this.helper.isReady) {
+        lockWaits.kernelWaits++;
         void this.helper.wait(head.exclusive, head.deadline).then((result) => {
           if (result === 'unavailable') this.waitFor(head, false);
           else this.endWait(head, result === 'held');
@@ -173,6 +188,38 @@ export class DirLock {
       } else this.waitFor(head, true);
       return;
     }
+  }
+
+  /**
+   * Wait for the head in the kernel's queue on a pool thread (see poolWait),
+   * where that can: one such wait per process at a time, so that however
+   * many directories wait, the pool keeps threads for file I/O. At the
+   * deadline the wait is interrupted; a lock it took in the last instant is
+   * let go. Interrupted otherwise, the head waits on through the helper.
+   */
+  private poolWaitFor(head: Request): boolean {
+    if (poolWaiting || process.env['MDCLAIM_LOCK_WAIT'] === 'helper') return false;
+    let timedOut = false;
+    let w: PoolWait | null = null;
+    const cancel = atDeadline(head.deadline, () => {
+      timedOut = true;
+      w?.cancel();
+    });
+    w = poolWait(this.fd, head.exclusive, (r) => {
+      poolWaiting = false;
+      cancel();
+      if (r === 'held' && !timedOut) return this.endWait(head, true);
+      if (r === 'held') this.unlockKernel();
+      if (timedOut) return this.endWait(head, false);
+      this.waitFor(head, false);
+    });
+    if (w === null) {
+      cancel();
+      return false;
+    }
+    poolWaiting = true;
+    lockWaits.kernelWaits++;
+    return true;
   }
 
   private waitFor(head: Request, justTried: boolean): void {
@@ -203,11 +250,15 @@ export class DirLock {
       const now = Date.now();
       if (head.deadline - now <= 0) return false;
       let result: QueueResult | null = null;
-      if (this.helper.isReady) result = await this.helper.wait(head.exclusive, head.deadline);
+      if (this.helper.isReady) {
+        lockWaits.kernelWaits++;
+        result = await this.helper.wait(head.exclusive, head.deadline);
+      }
       else {
         // Contended once: start a helper, and poll while it starts (a few ms) rather than start flock(1) for this one wait.
         this.helper.start();
         if (queueable && now >= pollUntil && !this.helper.isStarting) {
+          lockWaits.kernelWaits++;
           result = await queueFlock(this.fd, head.exclusive, head.deadline, () => this.unlockKernel());
         }
       }
@@ -216,11 +267,13 @@ export class DirLock {
       if (result === 'unavailable') queueable = false;
       // Polling: a claim holds the lock for well under a millisecond; short sleeps with full jitter.
       const cap = queueable ? 1 : Math.min(2 ** round, 4);
+      lockWaits.polls++;
       await sleep(Math.min(head.deadline - Date.now(), Math.random() * cap));
     }
   }
 
   private tryKernel(exclusive: boolean): boolean {
+    lockWaits.tries++;
     try {
       this.flock(this.fd, exclusive ? 'exnb' : 'shnb');
       return true;
