@@ -186,13 +186,13 @@ export interface RaceHooks {
 }
 
 /** Fork one worker per job, let them all get ready, start them together and collect their reports; none is left running. */
-export async function raceWorkers(jobs: WorkerJob[], execArgv: string[] = [], hooks: RaceHooks = {}): Promise<WorkerReport[]> {
+export async function raceWorkers(jobs: WorkerJob[], execArgv: string[] = [], hooks: RaceHooks = {}, env: NodeJS.ProcessEnv = process.env): Promise<WorkerReport[]> {
   const children: ChildProcess[] = [];
   const exits: Array<Promise<number | null>> = [];
   try {
     const ready: Array<Promise<unknown>> = [];
     for (const job of jobs) {
-      const child = fork(WORKER, [JSON.stringify(job)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
+      const child = fork(WORKER, [JSON.stringify(job)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv, env });
       children.push(child);
       exits.push(new Promise((resolve) => child.once('exit', (code) => resolve(code))));
       ready.push(once(child, (m) => m === 'ready'));
@@ -238,9 +238,10 @@ async function run(kind: Kind, cfg: ContendedConfig, split = false): Promise<Run
   };
   const jobs = Array.from({ length: cfg.workers }, (_, i): WorkerJob => ({
     kind, path, by: `w${i}`, log: join(dir, `w${i}.log`), ...(split ? { split } : {}),
-    ...(warm > 0 && (kind === 'mdclaim' || kind === 'mdclaim-koffi' || kind === 'floor') ? { warmClaims: warm, warmBoard: warmBoard(i) } : {}),
+    ...(warm > 0 && (kind.startsWith('mdclaim') || kind === 'floor') ? { warmClaims: warm, warmBoard: warmBoard(i) } : {}),
   }));
-  const done = await raceWorkers(jobs, execArgv);
+  const env = kind === 'mdclaim-helper' ? { ...process.env, MDCLAIM_LOCK_WAIT: 'helper' } : process.env;
+  const done = await raceWorkers(jobs, execArgv, {}, env);
   const start = done.reduce((m, r) => (BigInt(r.start) < m ? BigInt(r.start) : m), BigInt(done[0]!.start));
   const end = done.reduce((m, r) => (BigInt(r.end) > m ? BigInt(r.end) : m), BigInt(done[0]!.end));
   const logs = new Map(done.map((r, i) => [r.by, readFileSync(join(dir, `w${i}.log`), 'utf8').split('\n').filter(Boolean)]));
@@ -311,7 +312,7 @@ export async function contended(cfg: ContendedConfig): Promise<ContendedResult> 
   }
   const split: Partial<Record<Kind, ClaimSplit>> = {};
   const handOff: Partial<Record<Kind, HandOff>> = {};
-  for (const kind of ['mdclaim', 'floor'] as const) {
+  for (const kind of (['mdclaim', 'mdclaim-helper', 'floor'] as const).filter((k) => k !== 'mdclaim-helper' || KINDS.includes(k))) {
     progress(`contended: ${kind}, ${cfg.workers} processes${warmNote}, each claim split by phase`);
     const res = await run(kind, cfg, true);
     checks.get(kind)!.push(res.check);
@@ -334,7 +335,7 @@ export async function contended(cfg: ContendedConfig): Promise<ContendedResult> 
     };
   }
   const ratio = (a: Kind, b: Kind) => ({ a, b, ratio: spread(rates.get(a)!.map((x, i) => x / rates.get(b)![i]!)) });
-  const pairs: Array<[Kind, Kind]> = [['mdclaim', 'floor'], ['mdclaim-koffi', 'floor'], ['mdclaim-koffi', 'mdclaim'], ['mdclaim', 'sqlite'], ['mdclaim', 'lockfile'], ['postgres', 'sqlite'], ['mdclaim', 'postgres']];
+  const pairs: Array<[Kind, Kind]> = [['mdclaim', 'floor'], ['mdclaim-koffi', 'floor'], ['mdclaim-koffi', 'mdclaim'], ['mdclaim-helper', 'floor'], ['mdclaim', 'mdclaim-helper'], ['mdclaim', 'sqlite'], ['mdclaim', 'lockfile'], ['postgres', 'sqlite'], ['mdclaim', 'postgres']];
   return {
     tasks: cfg.tasks,
     workers: cfg.workers,

@@ -13,8 +13,12 @@ const { lockWaits } = (await import(new URL('../../dist/storage/dir-lock.js', im
 
 /** What the parent sends a contended-case worker. */
 export interface WorkerJob {
-  /** mdclaim-koffi: mdclaim in a process where fs-ext cannot load (bench/no-fs-ext.cjs), so its flock comes through koffi. */
-  kind: 'mdclaim' | 'mdclaim-koffi' | 'sqlite' | 'lockfile' | 'floor' | 'postgres' | 'skip-locked' | 'graphile-worker';
+  /**
+   * mdclaim-koffi: mdclaim in a process where fs-ext cannot load (bench/no-fs-ext.cjs), so its flock comes through koffi.
+   * mdclaim-helper: mdclaim whose contended waits go through its perl helper (MDCLAIM_LOCK_WAIT=helper), as on machines
+   * where a pool thread cannot wait (see pool-wait.ts), and as every wait went before it could.
+   */
+  kind: 'mdclaim' | 'mdclaim-koffi' | 'mdclaim-helper' | 'sqlite' | 'lockfile' | 'floor' | 'postgres' | 'skip-locked' | 'graphile-worker';
   /** The board's file or URL; for skip-locked and graphile-worker, the database's URL. */
   path: string;
   by: string;
@@ -78,7 +82,8 @@ const NO_SUCH_TAG = 'bench-warm-up';
 function claimerFor(job: WorkerJob): () => Promise<string | null> | string | null {
   switch (job.kind) {
     case 'mdclaim':
-    case 'mdclaim-koffi': {
+    case 'mdclaim-koffi':
+    case 'mdclaim-helper': {
       const board = openBoard(job.path, { durable: false });
       if (job.warmBoard !== undefined && job.warmClaims !== undefined) {
         const { warmBoard, warmClaims } = job;
