@@ -4,7 +4,10 @@ import { atDeadline, sleep } from './deadline.js';
 import type { FlockFn } from './flock/types.js';
 import { queueFlock, type QueueResult } from './flock-queue.js';
 import { QueueHelper } from './queue-helper.js';
-import { poolWait, type PoolWait } from './flock/pool-wait.js';
+import { blockFor, poolWait, type PoolWait } from './flock/pool-wait.js';
+
+/** How long a contended wait blocks this thread in flock before it waits on a pool thread instead. */
+const BLOCK_MS = 20;
 
 /** A wait of this process is blocked on a pool thread (see DirLock.poolWaitFor). */
 let poolWaiting = false;
@@ -19,11 +22,13 @@ const IDLE_MS = 10_000;
 
 /**
  * How this process's contended lock waits went, counted since it started:
- * waits (requests that found the lock taken), kernel waits asked of a helper
- * or flock(1) (each a wake-up when it answers), polls (sleeps between tries)
- * and non-blocking tries. Read by the bench; a few integer increments.
+ * waits (requests that found the lock taken), brief blocks of this thread
+ * in flock (see blockBriefly), kernel waits off the thread (a pool thread,
+ * the helper or flock(1): each a second wake-up when it answers), polls
+ * (sleeps between tries) and non-blocking tries. Read by the bench; a few
+ * integer increments.
  */
-export const lockWaits = { waits: 0, kernelWaits: 0, polls: 0, tries: 0 };
+export const lockWaits = { waits: 0, kernelWaits: 0, polls: 0, tries: 0, blocks: 0 };
 
 interface Request {
   exclusive: boolean;
@@ -47,9 +52,11 @@ interface Request {
  *
  * A contended wait queues in the kernel, where waiters are woken as the lock
  * is let go (polling leaves it idle between a release and the next try, and
- * lets an unlucky waiter lose round after round), through a QueueHelper once
- * one is ready, else flock(1), else by polling. Nothing here blocks the
- * thread or pins a pool thread, and every wait ends at its deadline.
+ * lets an unlucky waiter lose round after round): on this thread for up to
+ * BLOCK_MS, then on a pool thread (Linux, see pool-wait.ts), else through a
+ * QueueHelper once one is ready, else flock(1), else by polling. The thread
+ * blocks BLOCK_MS at most, at most one pool thread waits per process, and
+ * every wait ends at its deadline.
  */
 export class DirLock {
   readonly dev: number;
@@ -175,8 +182,13 @@ export class DirLock {
         this.settle(head, true);
         continue;
       }
-      this.waiting = true;
       lockWaits.waits++;
+      if (this.blockBriefly(head)) {
+        this.grant(head.exclusive);
+        this.settle(head, true);
+        continue;
+      }
+      this.waiting = true;
       if (this.poolWaitFor(head)) return;
       // The common wait, through a ready helper, settles in the callback that gets its answer: no promise between.
       if (this.helper.isReady) {
@@ -197,6 +209,22 @@ export class DirLock {
    * deadline the wait is interrupted; a lock it took in the last instant is
    * let go. Interrupted otherwise, the head waits on through the helper.
    */
+  /**
+   * Block this thread in flock for the head, up to BLOCK_MS (or its
+   * deadline), as a plain blocking claimer does: the kernel then wakes the
+   * very thread that goes on to read the board, one wake-up where a pool
+   * thread's answer costs two. A wait of eight claimers' turns fits in it;
+   * a longer one goes on, off the thread, on a pool thread (the event loop
+   * stops for BLOCK_MS at most). A timer of this thread's interrupts the
+   * call (see blockFor).
+   */
+  private blockBriefly(head: Request): boolean {
+    const how = process.env['MDCLAIM_LOCK_WAIT'];
+    if (how === 'helper' || how === 'pool') return false;
+    lockWaits.blocks++;
+    return blockFor(this.fd, head.exclusive, Math.min(BLOCK_MS, head.deadline - Date.now()));
+  }
+
   private poolWaitFor(head: Request): boolean {
     if (poolWaiting || process.env['MDCLAIM_LOCK_WAIT'] === 'helper') return false;
     let timedOut = false;

@@ -12,12 +12,14 @@ export interface PoolWait {
 }
 
 interface Native {
-  flock: { async(fd: number, op: number, cb: (err: unknown, r: number) => void): void };
+  flock: { async(fd: number, op: number, cb: (err: unknown, r: number) => void): void; (fd: number, op: number): number };
   errno(): number;
   tgkill(pid: number, tid: number, sig: number): number;
   signal: number;
   /** flock's system call number on this machine, as /proc/<pid>/task/<tid>/syscall shows it. */
   nr: number;
+  /** Arm this thread's timer (ms; 0 disarms): when it fires, the signal goes to this thread. Null where it cannot be made. */
+  arm: ((ms: number) => boolean) | null;
 }
 
 /** flock(2)'s system call number, by architecture (the numbers /proc shows). */
@@ -50,18 +52,74 @@ function load(): Native | null {
     const signal = rtmax - 5;
     const sigaction = lib.func('int sigaction(int sig, const uint8_t *act, _Out_ uint8_t *old)');
     const old = Buffer.alloc(SA_SIZE);
-    if (sigaction(signal, null, old) !== 0 || old.readBigUInt64LE(0) !== 0n) return null;
-    const act = Buffer.alloc(SA_SIZE);
-    act.writeBigUInt64LE(koffi.address(lib.symbol('getpid')), 0);
-    // sa_mask (8..136) empty, sa_flags (136) 0: no SA_RESTART.
-    if (sigaction(signal, act, null) !== 0) return null;
+    const handler = koffi.address(lib.symbol('getpid'));
+    if (sigaction(signal, null, old) !== 0) return null;
+    // Installed already (by another thread of this process: each has its own module state), or not at all.
+    if (old.readBigUInt64LE(0) !== handler) {
+      if (old.readBigUInt64LE(0) !== 0n) return null;
+      const act = Buffer.alloc(SA_SIZE);
+      act.writeBigUInt64LE(handler, 0);
+      // sa_mask (8..136) empty, sa_flags (136) 0: no SA_RESTART.
+      if (sigaction(signal, act, null) !== 0) return null;
+    }
     const tgkill = lib.func('int tgkill(int tgid, int tid, int sig)');
     const flock = lib.func('int flock(int fd, int op)') as unknown as Native['flock'];
-    native = { flock, errno: () => koffi.errno(), tgkill: (p, t, s) => tgkill(p, t, s), signal, nr };
+    native = { flock, errno: () => koffi.errno(), tgkill: (p, t, s) => tgkill(p, t, s), signal, nr, arm: threadTimer(lib, signal) };
   } catch {
     native = null;
   }
   return native;
+}
+
+/** SIGEV_THREAD_ID: a timer's signal goes to the one thread named. */
+const SIGEV_THREAD_ID = 4;
+
+/**
+ * A timer of this thread's (timer_create with SIGEV_THREAD_ID) that sends
+ * `signal` to it: a blocking call it makes when the timer fires returns
+ * EINTR. Returns the function that arms it for `ms` (0 disarms).
+ */
+function threadTimer(lib: { func(s: string): (...a: unknown[]) => number }, signal: number): ((ms: number) => boolean) | null {
+  try {
+    const tid = lib.func('int gettid()')();
+    const create = lib.func('int timer_create(int clock, const uint8_t *sev, _Out_ uint8_t *timer)');
+    const settime = lib.func('int timer_settime(uint64_t timer, int flags, const uint8_t *spec, uint8_t *old)');
+    const sev = Buffer.alloc(64);
+    sev.writeInt32LE(signal, 8);
+    sev.writeInt32LE(SIGEV_THREAD_ID, 12);
+    sev.writeInt32LE(tid, 16);
+    const id = Buffer.alloc(8);
+    // CLOCK_MONOTONIC is 1.
+    if (create(1, sev, id) !== 0) return null;
+    const timer = id.readBigUInt64LE(0);
+    const spec = Buffer.alloc(32);
+    return (ms) => {
+      spec.writeBigInt64LE(BigInt(Math.floor(ms / 1000)), 16);
+      spec.writeBigInt64LE(BigInt(Math.round((ms % 1000) * 1e6)), 24);
+      return settime(timer, 0, spec, null) === 0;
+    };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * flock(2) on `fd`, blocking this thread for at most `ms`: true once held,
+ * false when the time ran out first (the lock not taken) or this cannot be
+ * done here. While it blocks, nothing else of this thread runs; the kernel
+ * wakes it as the lock is let go, and it goes on with the lock at once.
+ */
+export function blockFor(fd: number, exclusive: boolean, ms: number): boolean {
+  const n = load();
+  if (n === null || n.arm === null || ms <= 0) return false;
+  if (!n.arm(ms)) return false;
+  let r: number;
+  try {
+    r = n.flock(fd, exclusive ? 2 : 1);
+  } finally {
+    n.arm(0);
+  }
+  return r === 0;
 }
 
 /** Threads of this process now blocked in flock(2) on `fd`. */
@@ -84,11 +142,6 @@ function blockedOn(n: Native, fd: number): number[] {
     if (Number(call) === n.nr && Number(arg) === fd) found.push(Number(tid));
   }
   return found;
-}
-
-/** Is the blocking wait available here (loading koffi on the first call)? */
-export function poolWaitAvailable(): boolean {
-  return load() !== null;
 }
 
 /**
