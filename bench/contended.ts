@@ -80,8 +80,9 @@ export interface HandOff {
   gapP99Us: number;
   heldP50Us: number;
   heldMeanUs: number;
-  /** mdclaim only: per claim, waits that found the lock taken, kernel waits (each a wake-up), polls and non-blocking tries. */
+  /** mdclaim only: per claim, waits that found the lock taken, brief blocks of the claiming thread, kernel waits off it (each a second wake-up), polls and non-blocking tries. */
   waitsPerClaim?: number;
+  blocksPerClaim?: number;
   wakeUpsPerClaim?: number;
   pollsPerClaim?: number;
   triesPerClaim?: number;
@@ -240,7 +241,7 @@ async function run(kind: Kind, cfg: ContendedConfig, split = false): Promise<Run
     kind, path, by: `w${i}`, log: join(dir, `w${i}.log`), ...(split ? { split } : {}),
     ...(warm > 0 && (kind.startsWith('mdclaim') || kind === 'floor') ? { warmClaims: warm, warmBoard: warmBoard(i) } : {}),
   }));
-  const env = kind === 'mdclaim-helper' ? { ...process.env, MDCLAIM_LOCK_WAIT: 'helper' } : process.env;
+  const env = kind === 'mdclaim-helper' || kind === 'mdclaim-pool' ? { ...process.env, MDCLAIM_LOCK_WAIT: kind.slice('mdclaim-'.length) } : process.env;
   const done = await raceWorkers(jobs, execArgv, {}, env);
   const start = done.reduce((m, r) => (BigInt(r.start) < m ? BigInt(r.start) : m), BigInt(done[0]!.start));
   const end = done.reduce((m, r) => (BigInt(r.end) > m ? BigInt(r.end) : m), BigInt(done[0]!.end));
@@ -270,15 +271,15 @@ function handOffOf(done: readonly WorkerReport[]): HandOff {
   const spans = held.map(([a, b]) => b - a);
   const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(xs.length, 1);
   const claims = done.reduce((s, r) => s + r.claims, 0) || 1;
-  const waits = done.some((r) => r.lockWaits) ? done.map((r) => r.lockWaits ?? { waits: 0, kernelWaits: 0, polls: 0, tries: 0 }) : null;
-  const per = (k: 'waits' | 'kernelWaits' | 'polls' | 'tries') => waits!.reduce((s, w) => s + w[k], 0) / claims;
+  const waits = done.some((r) => r.lockWaits) ? done.map((r) => r.lockWaits ?? { waits: 0, blocks: 0, kernelWaits: 0, polls: 0, tries: 0 }) : null;
+  const per = (k: 'waits' | 'blocks' | 'kernelWaits' | 'polls' | 'tries') => waits!.reduce((s, w) => s + w[k], 0) / claims;
   return {
     gapP50Us: quantile(gaps, 0.5) || 0,
     gapMeanUs: mean(gaps),
     gapP99Us: quantile(gaps, 0.99) || 0,
     heldP50Us: quantile(spans, 0.5) || 0,
     heldMeanUs: mean(spans),
-    ...(waits ? { waitsPerClaim: per('waits'), wakeUpsPerClaim: per('kernelWaits'), pollsPerClaim: per('polls'), triesPerClaim: per('tries') } : {}),
+    ...(waits ? { waitsPerClaim: per('waits'), blocksPerClaim: per('blocks'), wakeUpsPerClaim: per('kernelWaits'), pollsPerClaim: per('polls'), triesPerClaim: per('tries') } : {}),
   };
 }
 
@@ -312,7 +313,7 @@ export async function contended(cfg: ContendedConfig): Promise<ContendedResult> 
   }
   const split: Partial<Record<Kind, ClaimSplit>> = {};
   const handOff: Partial<Record<Kind, HandOff>> = {};
-  for (const kind of (['mdclaim', 'mdclaim-helper', 'floor'] as const).filter((k) => k !== 'mdclaim-helper' || KINDS.includes(k))) {
+  for (const kind of (['mdclaim', 'mdclaim-pool', 'mdclaim-helper', 'floor'] as const).filter((k) => k === 'mdclaim' || k === 'floor' || KINDS.includes(k))) {
     progress(`contended: ${kind}, ${cfg.workers} processes${warmNote}, each claim split by phase`);
     const res = await run(kind, cfg, true);
     checks.get(kind)!.push(res.check);
@@ -335,7 +336,7 @@ export async function contended(cfg: ContendedConfig): Promise<ContendedResult> 
     };
   }
   const ratio = (a: Kind, b: Kind) => ({ a, b, ratio: spread(rates.get(a)!.map((x, i) => x / rates.get(b)![i]!)) });
-  const pairs: Array<[Kind, Kind]> = [['mdclaim', 'floor'], ['mdclaim-koffi', 'floor'], ['mdclaim-koffi', 'mdclaim'], ['mdclaim-helper', 'floor'], ['mdclaim', 'mdclaim-helper'], ['mdclaim', 'sqlite'], ['mdclaim', 'lockfile'], ['postgres', 'sqlite'], ['mdclaim', 'postgres']];
+  const pairs: Array<[Kind, Kind]> = [['mdclaim', 'floor'], ['mdclaim-koffi', 'floor'], ['mdclaim-koffi', 'mdclaim'], ['mdclaim-helper', 'floor'], ['mdclaim-pool', 'floor'], ['mdclaim', 'mdclaim-helper'], ['mdclaim', 'mdclaim-pool'], ['mdclaim', 'sqlite'], ['mdclaim', 'lockfile'], ['postgres', 'sqlite'], ['mdclaim', 'postgres']];
   return {
     tasks: cfg.tasks,
     workers: cfg.workers,

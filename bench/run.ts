@@ -143,8 +143,8 @@ async function main(): Promise<number> {
           // The file board's hand-off: long-lived processes (warmed on a board of their own), alone and contending, and 16 fresh ones.
           results.contendedWarm = [];
           for (const workers of cfg.contendedWarm.workers) {
-            // Beside mdclaim's waits, those of its perl helper (the fallback, and how every wait went before).
-            results.contendedWarm.push(await contended({ ...cfg.contendedWarm, workers, kinds: cfg.contended16 ? ['mdclaim', 'mdclaim-helper', 'floor'] : ['mdclaim', 'floor'], pg: false }));
+            // Beside mdclaim's waits, those on a pool thread only and those of its perl helper (the fallbacks, and how every wait went before).
+            results.contendedWarm.push(await contended({ ...cfg.contendedWarm, workers, kinds: cfg.contended16 ? ['mdclaim', 'mdclaim-pool', 'mdclaim-helper', 'floor'] : ['mdclaim', 'floor'], pg: false }));
           }
           if (cfg.contended16) results.contended16 = await contended({ ...cfg.contended16, kinds: ['mdclaim', 'mdclaim-helper', 'mdclaim-koffi', 'floor'], pg: false });
           break;

@@ -8,7 +8,7 @@ import { clock, toUs, WARM_CLAIMS } from './util.js';
 import { PHASES, splitClaims, type ClaimSplit } from './fs-split.js';
 
 /** The library's count of its lock waits (dir-lock.ts), from the same module instance as the board's: dist/, as 'mdclaim' resolves. */
-type LockWaits = { waits: number; kernelWaits: number; polls: number; tries: number };
+type LockWaits = { waits: number; blocks: number; kernelWaits: number; polls: number; tries: number };
 const { lockWaits } = (await import(new URL('../../dist/storage/dir-lock.js', import.meta.url).href)) as { lockWaits: LockWaits };
 
 /** What the parent sends a contended-case worker. */
@@ -16,9 +16,10 @@ export interface WorkerJob {
   /**
    * mdclaim-koffi: mdclaim in a process where fs-ext cannot load (bench/no-fs-ext.cjs), so its flock comes through koffi.
    * mdclaim-helper: mdclaim whose contended waits go through its perl helper (MDCLAIM_LOCK_WAIT=helper), as on machines
-   * where a pool thread cannot wait (see pool-wait.ts), and as every wait went before it could.
+   * where a pool thread cannot wait (see pool-wait.ts), and as every wait went before it could; mdclaim-pool: every
+   * contended wait on a pool thread (MDCLAIM_LOCK_WAIT=pool), without the brief block of its own thread first.
    */
-  kind: 'mdclaim' | 'mdclaim-koffi' | 'mdclaim-helper' | 'sqlite' | 'lockfile' | 'floor' | 'postgres' | 'skip-locked' | 'graphile-worker';
+  kind: 'mdclaim' | 'mdclaim-koffi' | 'mdclaim-helper' | 'mdclaim-pool' | 'sqlite' | 'lockfile' | 'floor' | 'postgres' | 'skip-locked' | 'graphile-worker';
   /** The board's file or URL; for skip-locked and graphile-worker, the database's URL. */
   path: string;
   by: string;
@@ -83,7 +84,8 @@ function claimerFor(job: WorkerJob): () => Promise<string | null> | string | nul
   switch (job.kind) {
     case 'mdclaim':
     case 'mdclaim-koffi':
-    case 'mdclaim-helper': {
+    case 'mdclaim-helper':
+    case 'mdclaim-pool': {
       const board = openBoard(job.path, { durable: false });
       if (job.warmBoard !== undefined && job.warmClaims !== undefined) {
         const { warmBoard, warmClaims } = job;
@@ -235,7 +237,7 @@ process.once('message', async () => {
     cpuUs: { user: cpu.user, system: cpu.system }, firstCpuUs: d.firstCpu && { user: d.firstCpu.user, system: d.firstCpu.system },
     ...(splitter && splitClaimsSeen > 0 ? { split: Object.fromEntries(PHASES.map((k) => [k, phases[k] / splitClaimsSeen])) as unknown as ClaimSplit } : {}),
     ...(splitter ? { held } : {}),
-    ...(job.kind.startsWith('mdclaim') ? { lockWaits: { waits: lockWaits.waits - waits0.waits, kernelWaits: lockWaits.kernelWaits - waits0.kernelWaits, polls: lockWaits.polls - waits0.polls, tries: lockWaits.tries - waits0.tries } } : {}),
+    ...(job.kind.startsWith('mdclaim') ? { lockWaits: { waits: lockWaits.waits - waits0.waits, blocks: lockWaits.blocks - waits0.blocks, kernelWaits: lockWaits.kernelWaits - waits0.kernelWaits, polls: lockWaits.polls - waits0.polls, tries: lockWaits.tries - waits0.tries } } : {}),
   };
   await send(report);
   // Connections stay open until the parent has read what it measures of them (their server processes' CPU).
