@@ -17,7 +17,7 @@ export interface Results {
   contendedMany?: ContendedResult;
   /** The file board and the floor with 16 fresh processes (full runs only). */
   contended16?: ContendedResult;
-  /** The file board and the floor in long-lived processes, each warmed first on a board of its own: alone, and 8 at once (3 at once only in a quick run). */
+  /** The file board and the floor in long-lived processes, each warmed first on a board of its own: alone, and 8 at once (2 at once only in a quick run). */
   contendedWarm?: ContendedResult[];
   scaling?: ScalingResult;
   cli?: CliResult;
