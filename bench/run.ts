@@ -55,8 +55,9 @@ function config(quick: boolean) {
         uncontended: { tasks: 50, rounds: 3, warmup: 1 },
         contended: { tasks: 200, workers: 8, rounds: 1 },
         contendedMany: { tasks: 100, workers: 4, rounds: 1 },
-        // Kept small so the smoke test's run takes about what it did: one warm run, no 16-process one.
-        contendedWarm: { tasks: 40, workers: [2], rounds: 1, warmClaims: 10 },
+        // Kept small so the smoke test's run takes about what it did: one warm run, no 16-process one. 80 tasks for 2
+        // processes: one of them makes more than WARM_CLAIMS, so the figures past them are never empty.
+        contendedWarm: { tasks: 80, workers: [2], rounds: 1, warmClaims: 10 },
         contended16: null,
         scaling: { sizes: [100, 1_000, 10_000], rounds: 2, claims: [5, 5, 3], reaps: [1, 1, 1] },
         cli: { pairs: 4, rssTasks: 10_000, rssRuns: 1, bigSizes: [10_000], bigPairs: 1 },
