@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -55,16 +56,46 @@ export interface ContendedResult {
   ratios: Array<{ a: Kind; b: Kind; ratio: Spread }>;
   /** One more run of mdclaim and of the floor with each claim split by phase (µs, mean over the claims past each process's first WARM_CLAIMS). */
   split: Partial<Record<Kind, ClaimSplit>>;
+  /** From the same runs: the hand-off between holders, and the time under the lock. */
+  handOff: Partial<Record<Kind, HandOff>>;
+  /** Each process claimed this many tasks from a board of its own before the round (0: fresh processes). */
+  warmClaims: number;
+  /** The machine's cores (os.availableParallelism()). */
+  cores: number;
   allChecksPassed: boolean;
 }
 
 /** The contended case at each worker count (8 for the targets, 32 beside it). */
 export type ContendedRuns = ContendedResult[];
 
+/**
+ * How the lock passed from one holder to the next, over every claim of a split run (each claim's
+ * time under the lock stamped by the clock every process shares): the gap from one holder's last
+ * call under the lock to the next holder's first touch of the board (its unlock, the kernel's
+ * wake-up and the waiter's way back to the board), and the time a claim holds the lock.
+ */
+export interface HandOff {
+  gapP50Us: number;
+  gapMeanUs: number;
+  gapP99Us: number;
+  heldP50Us: number;
+  heldMeanUs: number;
+  /** mdclaim only: per claim, waits that found the lock taken, brief blocks of the claiming thread, kernel waits off it (each a second wake-up), polls and non-blocking tries. */
+  waitsPerClaim?: number;
+  blocksPerClaim?: number;
+  wakeUpsPerClaim?: number;
+  pollsPerClaim?: number;
+  triesPerClaim?: number;
+}
+
 export interface ContendedConfig {
   tasks: number;
   workers: number;
   rounds: number;
+  /** Warm each process first with this many claims on a board of its own (default 0: fresh processes). */
+  warmClaims?: number;
+  /** Only these claimers (default: every file claimer, and PostgreSQL with `pg`). */
+  kinds?: Kind[];
   /** Race the PostgreSQL board too (when its server answers). */
   pg: boolean;
 }
@@ -145,6 +176,7 @@ interface RunResult {
   busy: number;
   cpu: ClaimCpu;
   split?: ClaimSplit;
+  handOff?: HandOff;
   check: DrainCheck;
 }
 
@@ -155,13 +187,13 @@ export interface RaceHooks {
 }
 
 /** Fork one worker per job, let them all get ready, start them together and collect their reports; none is left running. */
-export async function raceWorkers(jobs: WorkerJob[], execArgv: string[] = [], hooks: RaceHooks = {}): Promise<WorkerReport[]> {
+export async function raceWorkers(jobs: WorkerJob[], execArgv: string[] = [], hooks: RaceHooks = {}, env: NodeJS.ProcessEnv = process.env): Promise<WorkerReport[]> {
   const children: ChildProcess[] = [];
   const exits: Array<Promise<number | null>> = [];
   try {
     const ready: Array<Promise<unknown>> = [];
     for (const job of jobs) {
-      const child = fork(WORKER, [JSON.stringify(job)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
+      const child = fork(WORKER, [JSON.stringify(job)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv, env });
       children.push(child);
       exits.push(new Promise((resolve) => child.once('exit', (code) => resolve(code))));
       ready.push(once(child, (m) => m === 'ready'));
@@ -198,8 +230,19 @@ async function run(kind: Kind, cfg: ContendedConfig, split = false): Promise<Run
     writeFileSync(path, boardText(cfg.tasks));
   }
   const execArgv = kind === 'mdclaim-koffi' ? ['--require', NO_FS_EXT] : [];
-  const jobs = Array.from({ length: cfg.workers }, (_, i): WorkerJob => ({ kind, path, by: `w${i}`, log: join(dir, `w${i}.log`), ...(split ? { split } : {}) }));
-  const done = await raceWorkers(jobs, execArgv);
+  const warm = cfg.warmClaims ?? 0;
+  const warmBoard = (i: number): string => {
+    const own = join(dir, `warm${i}`);
+    mkdirSync(own);
+    writeFileSync(join(own, 'tasks.md'), boardText(warm));
+    return join(own, 'tasks.md');
+  };
+  const jobs = Array.from({ length: cfg.workers }, (_, i): WorkerJob => ({
+    kind, path, by: `w${i}`, log: join(dir, `w${i}.log`), ...(split ? { split } : {}),
+    ...(warm > 0 && (kind.startsWith('mdclaim') || kind === 'floor') ? { warmClaims: warm, warmBoard: warmBoard(i) } : {}),
+  }));
+  const env = kind === 'mdclaim-helper' || kind === 'mdclaim-pool' ? { ...process.env, MDCLAIM_LOCK_WAIT: kind.slice('mdclaim-'.length) } : process.env;
+  const done = await raceWorkers(jobs, execArgv, {}, env);
   const start = done.reduce((m, r) => (BigInt(r.start) < m ? BigInt(r.start) : m), BigInt(done[0]!.start));
   const end = done.reduce((m, r) => (BigInt(r.end) > m ? BigInt(r.end) : m), BigInt(done[0]!.end));
   const logs = new Map(done.map((r, i) => [r.by, readFileSync(join(dir, `w${i}.log`), 'utf8').split('\n').filter(Boolean)]));
@@ -215,8 +258,28 @@ async function run(kind: Kind, cfg: ContendedConfig, split = false): Promise<Run
     warmMs: done.flatMap((r) => r.latUs.slice(WARM_CLAIMS).map((u) => u / 1000)),
     busy: done.reduce((s, r) => s + r.busy, 0),
     cpu: claimCpu(done),
-    ...(split ? { split: meanSplit(done.flatMap((r) => (r.split ? [r.split] : []))) } : {}),
+    ...(split ? { split: meanSplit(done.flatMap((r) => (r.split ? [r.split] : []))), handOff: handOffOf(done) } : {}),
     check: board ? check('mdclaim', join(dir, 'export.md'), cfg.tasks, logs) : check(kind, path, cfg.tasks, logs),
+  };
+}
+
+/** The gaps between consecutive holders and the time each held the lock, over every claim of a run. */
+function handOffOf(done: readonly WorkerReport[]): HandOff {
+  const held = done.flatMap((r) => r.held ?? []).sort((a, b) => a[0] - b[0]);
+  const gaps: number[] = [];
+  for (let i = 1; i < held.length; i++) gaps.push(Math.max(0, held[i]![0] - held[i - 1]![1]));
+  const spans = held.map(([a, b]) => b - a);
+  const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(xs.length, 1);
+  const claims = done.reduce((s, r) => s + r.claims, 0) || 1;
+  const waits = done.some((r) => r.lockWaits) ? done.map((r) => r.lockWaits ?? { waits: 0, blocks: 0, kernelWaits: 0, polls: 0, tries: 0 }) : null;
+  const per = (k: 'waits' | 'blocks' | 'kernelWaits' | 'polls' | 'tries') => waits!.reduce((s, w) => s + w[k], 0) / claims;
+  return {
+    gapP50Us: quantile(gaps, 0.5) || 0,
+    gapMeanUs: mean(gaps),
+    gapP99Us: quantile(gaps, 0.99) || 0,
+    heldP50Us: quantile(spans, 0.5) || 0,
+    heldMeanUs: mean(spans),
+    ...(waits ? { waitsPerClaim: per('waits'), blocksPerClaim: per('blocks'), wakeUpsPerClaim: per('kernelWaits'), pollsPerClaim: per('polls'), triesPerClaim: per('tries') } : {}),
   };
 }
 
@@ -227,7 +290,8 @@ function meanSplit(splits: readonly ClaimSplit[]): ClaimSplit {
 
 /** Case 2: many processes draining one board at once, each way of claiming in turn, round after round. */
 export async function contended(cfg: ContendedConfig): Promise<ContendedResult> {
-  const KINDS: Kind[] = cfg.pg ? [...FILE_KINDS, 'postgres'] : FILE_KINDS;
+  const KINDS: Kind[] = cfg.kinds ?? (cfg.pg ? [...FILE_KINDS, 'postgres'] : FILE_KINDS);
+  const warmNote = cfg.warmClaims ? `, warmed by ${cfg.warmClaims} claims each` : '';
   const rates = new Map<Kind, number[]>(KINDS.map((k) => [k, []]));
   const lats = new Map<Kind, number[]>(KINDS.map((k) => [k, []]));
   const warm = new Map<Kind, number[]>(KINDS.map((k) => [k, []]));
@@ -236,7 +300,7 @@ export async function contended(cfg: ContendedConfig): Promise<ContendedResult> 
   const checks = new Map<Kind, DrainCheck[]>(KINDS.map((k) => [k, []]));
   for (let r = 0; r < cfg.rounds; r++) {
     for (const kind of rotate(KINDS, r)) {
-      progress(`contended: round ${r + 1}/${cfg.rounds}, ${kind}, ${cfg.workers} processes on ${cfg.tasks} tasks`);
+      progress(`contended: round ${r + 1}/${cfg.rounds}, ${kind}, ${cfg.workers} processes on ${cfg.tasks} tasks${warmNote}`);
       const res = await run(kind, cfg);
       rates.get(kind)!.push(res.claimsPerSec);
       lats.get(kind)!.push(...res.latMs);
@@ -248,11 +312,13 @@ export async function contended(cfg: ContendedConfig): Promise<ContendedResult> 
     }
   }
   const split: Partial<Record<Kind, ClaimSplit>> = {};
-  for (const kind of ['mdclaim', 'floor'] as const) {
-    progress(`contended: ${kind}, ${cfg.workers} processes, each claim split by phase`);
+  const handOff: Partial<Record<Kind, HandOff>> = {};
+  for (const kind of (['mdclaim', 'mdclaim-pool', 'mdclaim-helper', 'floor'] as const).filter((k) => k === 'mdclaim' || k === 'floor' || KINDS.includes(k))) {
+    progress(`contended: ${kind}, ${cfg.workers} processes${warmNote}, each claim split by phase`);
     const res = await run(kind, cfg, true);
     checks.get(kind)!.push(res.check);
     if (res.split) split[kind] = res.split;
+    if (res.handOff) handOff[kind] = res.handOff;
   }
   const claimers = {} as Record<Kind, ContendedFigures>;
   for (const k of KINDS) {
@@ -270,13 +336,17 @@ export async function contended(cfg: ContendedConfig): Promise<ContendedResult> 
     };
   }
   const ratio = (a: Kind, b: Kind) => ({ a, b, ratio: spread(rates.get(a)!.map((x, i) => x / rates.get(b)![i]!)) });
+  const pairs: Array<[Kind, Kind]> = [['mdclaim', 'floor'], ['mdclaim-koffi', 'floor'], ['mdclaim-koffi', 'mdclaim'], ['mdclaim-helper', 'floor'], ['mdclaim-pool', 'floor'], ['mdclaim', 'mdclaim-helper'], ['mdclaim', 'mdclaim-pool'], ['mdclaim', 'sqlite'], ['mdclaim', 'lockfile'], ['postgres', 'sqlite'], ['mdclaim', 'postgres']];
   return {
     tasks: cfg.tasks,
     workers: cfg.workers,
     rounds: cfg.rounds,
+    warmClaims: cfg.warmClaims ?? 0,
+    cores: availableParallelism(),
     claimers,
     split,
-    ratios: [ratio('mdclaim', 'floor'), ratio('mdclaim-koffi', 'floor'), ratio('mdclaim-koffi', 'mdclaim'), ratio('mdclaim', 'sqlite'), ratio('mdclaim', 'lockfile'), ...(cfg.pg ? [ratio('postgres', 'sqlite'), ratio('mdclaim', 'postgres')] : [])],
+    handOff,
+    ratios: pairs.filter(([a, b]) => KINDS.includes(a) && KINDS.includes(b)).map(([a, b]) => ratio(a, b)),
     allChecksPassed: KINDS.every((k) => checks.get(k)!.every((c) => c.ok)),
   };
 }

@@ -26,7 +26,7 @@ export interface ClaimSplit {
 
 export const PHASES = ['lock', 'read', 'decide', 'write', 'verify', 'release'] as const;
 
-type Kind = 'open' | 'read' | 'write' | 'verify';
+type Kind = 'open' | 'read' | 'write' | 'verify' | 'close';
 
 /** Which phase a call belongs to, from where the claim stands (null: none, the time stays where it falls). */
 const KIND: Record<string, (stage: Stage, board: string, args: unknown[]) => Kind | null> = {
@@ -40,14 +40,22 @@ const KIND: Record<string, (stage: Stage, board: string, args: unknown[]) => Kin
   fchmodSync: (s) => (s === 'lock' ? null : 'write'),
   fchownSync: (s) => (s === 'lock' ? null : 'write'),
   renameSync: (s) => (s === 'lock' ? null : 'write'),
+  // Closing after the write: the last call under the lock (the floor's close of its directory is its unlock).
+  closeSync: (s) => (s === 'after' ? 'close' : null),
 };
+
+/** Monotonic ns (the clock every process shares) when a claim first touched its board under the lock, and when its last call under it ended. */
+export interface HeldStamps {
+  acquired: bigint;
+  released: bigint;
+}
 
 type Stage = 'lock' | 'read' | 'after';
 
-let current: { stage: Stage; t0: bigint; open: bigint | null; readEnd: bigint | null; first: bigint | null; last: bigint | null; write: number; verify: number } | null = null;
+let current: { stage: Stage; t0: bigint; open: bigint | null; readEnd: bigint | null; first: bigint | null; last: bigint | null; closed: bigint | null; write: number; verify: number } | null = null;
 
 /** Wrap node:fs's calls so that each claim of the board at `board` between begin() and end() is split by phase. */
-export function splitClaims(board: string): { begin: () => void; end: () => ClaimSplit } {
+export function splitClaims(board: string): { begin: () => void; end: () => ClaimSplit & { held: HeldStamps | null } } {
   const target = fs as unknown as Record<string, (...args: unknown[]) => unknown>;
   for (const name of Object.keys(KIND)) {
     const orig = target[name]!;
@@ -60,7 +68,8 @@ export function splitClaims(board: string): { begin: () => void; end: () => Clai
         return orig.apply(this, args);
       } finally {
         const t1 = clock();
-        if (kind === 'open' || kind === 'read') {
+        if (kind === 'close') c.closed = t1;
+        else if (kind === 'open' || kind === 'read') {
           c.open ??= t0;
           c.stage = 'read';
           c.readEnd = t1;
@@ -77,7 +86,7 @@ export function splitClaims(board: string): { begin: () => void; end: () => Clai
   syncBuiltinESMExports();
   return {
     begin: () => {
-      current = { stage: 'lock', t0: clock(), open: null, readEnd: null, first: null, last: null, write: 0, verify: 0 };
+      current = { stage: 'lock', t0: clock(), open: null, readEnd: null, first: null, last: null, closed: null, write: 0, verify: 0 };
     },
     end: () => {
       const c = current!;
@@ -96,6 +105,7 @@ export function splitClaims(board: string): { begin: () => void; end: () => Clai
         write: writing - c.verify,
         verify: c.verify,
         release: toUs(t1 - last),
+        held: c.open === null ? null : { acquired: c.open, released: c.closed !== null && c.closed > last ? c.closed : last },
       };
     },
   };

@@ -26,6 +26,16 @@ export function contendedTimeTables(c: ContendedResult): Table[] {
     ]),
     right: [1, 2, 3, 4, 5, 6, 7],
   });
+  const ho = Object.entries(c.handOff ?? {});
+  if (ho.length > 0) {
+    const per = (x: number | undefined) => (x === undefined ? '–' : x.toFixed(2));
+    out.push({
+      title: `2. The hand-off (${c.workers} ${c.warmClaims > 0 ? 'long-lived' : 'fresh'} processes, ${c.cores} cores, the split run): µs from one holder's last call under the lock to the next holder's first touch of the board, the time a claim holds the lock, and mdclaim's lock waits per claim`,
+      head: ['claimer', 'hand-off p50 µs', 'mean', 'p99', 'held p50 µs', 'held mean', 'waits/claim', 'blocks of its thread/claim', 'waits off it (2nd wake-up)/claim', 'polls/claim', 'tries/claim'],
+      rows: ho.map(([k, h]) => [k, num(h!.gapP50Us), num(h!.gapMeanUs), num(h!.gapP99Us), num(h!.heldP50Us), num(h!.heldMeanUs), per(h!.waitsPerClaim), per(h!.blocksPerClaim), per(h!.wakeUpsPerClaim), per(h!.pollsPerClaim), per(h!.triesPerClaim)]),
+      right: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    });
+  }
   const sp = Object.entries(c.split);
   if (sp.length > 0) {
     out.push({
@@ -86,7 +96,10 @@ export function contendedWhy(c: ContendedResult | undefined, kind: 'mdclaim' | '
   const phases = ms && fs
     ? `; a claim past its process's first ${WARM_CLAIMS}, from the board's open to the return, took ${num(ms.read + ms.decide + ms.write + ms.verify + ms.release)} µs against the floor's ${num(fs.read + fs.decide + fs.write + fs.verify + fs.release)} (scan, decision and check ${num(ms.decide)} µs against its ${num(fs.decide)}, write ${num(ms.write)} against ${num(fs.write)}, read back ${num(ms.verify)})`
     : '';
-  return `CPU per claim, this run: ${kind} ${num(m.totalUs)} µs (user ${num(m.userUs)}, system ${num(m.systemUs)}; ${orDash(m.firstUs)} µs a claim over each process's first ${WARM_CLAIMS}, ${orDash(m.restUs)} past them) against the floor's ${num(f.totalUs)} µs (user ${num(f.userUs)}, system ${num(f.systemUs)})${phases}: with 8 processes on 2 cores the claims queue on the lock and on the cores, so the rate and the tail follow those ratios`;
+  const h = c!.handOff?.mdclaim;
+  const hf = c!.handOff?.floor;
+  const handOff = h && hf ? `; the hand-off between holders ${num(h.gapMeanUs)} µs mean (p99 ${num(h.gapP99Us)}) against the floor's ${num(hf.gapMeanUs)} (p99 ${num(hf.gapP99Us)}), ${(h.wakeUpsPerClaim ?? 0).toFixed(2)} waits off the claiming thread a claim` : '';
+  return `CPU per claim, this run: ${kind} ${num(m.totalUs)} µs (user ${num(m.userUs)}, system ${num(m.systemUs)}; ${orDash(m.firstUs)} µs a claim over each process's first ${WARM_CLAIMS}, ${orDash(m.restUs)} past them) against the floor's ${num(f.totalUs)} µs (user ${num(f.userUs)}, system ${num(f.systemUs)})${phases}${handOff}: with ${c!.workers} processes on ${c!.cores} cores the claims queue on the lock and on the cores, so the rate and the tail follow those ratios`;
 }
 
 /** The PostgreSQL board's CPU per claim on both sides at `procs` processes, against the plain claimer's. */

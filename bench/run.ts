@@ -55,6 +55,10 @@ function config(quick: boolean) {
         uncontended: { tasks: 50, rounds: 3, warmup: 1 },
         contended: { tasks: 200, workers: 8, rounds: 1 },
         contendedMany: { tasks: 100, workers: 4, rounds: 1 },
+        // Kept small so the smoke test's run takes about what it did: one warm run, no 16-process one. 80 tasks for 2
+        // processes: one of them makes more than WARM_CLAIMS, so the figures past them are never empty.
+        contendedWarm: { tasks: 80, workers: [2], rounds: 1, warmClaims: 10 },
+        contended16: null,
         scaling: { sizes: [100, 1_000, 10_000], rounds: 2, claims: [5, 5, 3], reaps: [1, 1, 1] },
         cli: { pairs: 4, rssTasks: 10_000, rssRuns: 1, bigSizes: [2_000, 10_000], bigPairs: 1 },
         write: { tasks: 50, rounds: 3, warmup: 1 },
@@ -65,6 +69,8 @@ function config(quick: boolean) {
         uncontended: { tasks: 50, rounds: 40, warmup: 3 },
         contended: { tasks: 1_000, workers: 8, rounds: 5 },
         contendedMany: { tasks: 1_000, workers: 32, rounds: 3 },
+        contendedWarm: { tasks: 1_000, workers: [1, 8], rounds: 5, warmClaims: 300 },
+        contended16: { tasks: 1_000, workers: 16, rounds: 3 },
         scaling: { sizes: [100, 1_000, 10_000, 100_000], rounds: 7, claims: [50, 50, 50, 15], reaps: [10, 10, 5, 2] },
         cli: { pairs: 40, rssTasks: 100_000, rssRuns: 3, bigSizes: [2_000, 10_000, 100_000], bigPairs: 40 },
         write: { tasks: 50, rounds: 40, warmup: 3 },
@@ -135,6 +141,13 @@ async function main(): Promise<number> {
         case 'contended':
           results.contended = await contended({ ...cfg.contended, pg });
           results.contendedMany = await contended({ ...cfg.contendedMany, pg });
+          // The file board's hand-off: long-lived processes (warmed on a board of their own), alone and contending, and 16 fresh ones.
+          results.contendedWarm = [];
+          for (const workers of cfg.contendedWarm.workers) {
+            // Beside mdclaim's waits, those on a pool thread only and those of its perl helper (the fallbacks, and how every wait went before).
+            results.contendedWarm.push(await contended({ ...cfg.contendedWarm, workers, kinds: cfg.contended16 ? ['mdclaim', 'mdclaim-pool', 'mdclaim-helper', 'floor'] : ['mdclaim', 'floor'], pg: false }));
+          }
+          if (cfg.contended16) results.contended16 = await contended({ ...cfg.contended16, kinds: ['mdclaim', 'mdclaim-helper', 'mdclaim-koffi', 'floor'], pg: false });
           break;
         case 'scaling':
           results.scaling = await scaling(cfg.scaling);
@@ -161,7 +174,7 @@ async function main(): Promise<number> {
   }
   progress(`done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   const failures: string[] = [];
-  for (const run of [results.contended, results.contendedMany]) {
+  for (const run of [results.contended, results.contendedMany, results.contended16, ...(results.contendedWarm ?? [])]) {
     if (!run || run.allChecksPassed) continue;
     for (const [k, f] of Object.entries(run.claimers)) {
       for (const c of f!.checks) if (!c.ok) failures.push(`contended (${run.workers}) ${k}: ${c.problems.join('; ')}`);

@@ -7,10 +7,19 @@ import { skipLockedClaimer } from './skip-locked.js';
 import { clock, toUs, WARM_CLAIMS } from './util.js';
 import { PHASES, splitClaims, type ClaimSplit } from './fs-split.js';
 
+/** The library's count of its lock waits (dir-lock.ts), from the same module instance as the board's: dist/, as 'mdclaim' resolves. */
+type LockWaits = { waits: number; blocks: number; kernelWaits: number; polls: number; tries: number };
+const { lockWaits } = (await import(new URL('../../dist/storage/dir-lock.js', import.meta.url).href)) as { lockWaits: LockWaits };
+
 /** What the parent sends a contended-case worker. */
 export interface WorkerJob {
-  /** mdclaim-koffi: mdclaim in a process where fs-ext cannot load (bench/no-fs-ext.cjs), so its flock comes through koffi. */
-  kind: 'mdclaim' | 'mdclaim-koffi' | 'sqlite' | 'lockfile' | 'floor' | 'postgres' | 'skip-locked' | 'graphile-worker';
+  /**
+   * mdclaim-koffi: mdclaim in a process where fs-ext cannot load (bench/no-fs-ext.cjs), so its flock comes through koffi.
+   * mdclaim-helper: mdclaim whose contended waits go through its perl helper (MDCLAIM_LOCK_WAIT=helper), as on machines
+   * where a pool thread cannot wait (see pool-wait.ts), and as every wait went before it could; mdclaim-pool: every
+   * contended wait on a pool thread (MDCLAIM_LOCK_WAIT=pool), without the brief block of its own thread first.
+   */
+  kind: 'mdclaim' | 'mdclaim-koffi' | 'mdclaim-helper' | 'mdclaim-pool' | 'sqlite' | 'lockfile' | 'floor' | 'postgres' | 'skip-locked' | 'graphile-worker';
   /** The board's file or URL; for skip-locked and graphile-worker, the database's URL. */
   path: string;
   by: string;
@@ -26,9 +35,10 @@ export interface WorkerJob {
   /** Split each claim of a file claimer by phase (see fs-split.ts): a run of its own, as the split costs a little. */
   split?: boolean;
   /**
-   * postgres only: before it says it is ready, the worker claims this many tasks from another board
-   * (`warmBoard`, its URL), so that the round's claims run code V8 has already compiled: what a
-   * long-lived claimer pays per claim, without a fresh process's start.
+   * Before it says it is ready, the worker claims this many tasks from another board (`warmBoard`:
+   * a URL for postgres, a file of its own for the file claimers), so that the round's claims run
+   * code V8 has already compiled: what a long-lived claimer pays per claim, without a fresh
+   * process's start.
    */
   warmClaims?: number;
   warmBoard?: string;
@@ -53,6 +63,13 @@ export interface WorkerReport {
   firstCpuUs: { user: number; system: number } | null;
   /** With `split`: the mean µs of each phase over the claims past the first WARM_CLAIMS. */
   split?: ClaimSplit;
+  /**
+   * With `split`: each claim's time under the lock, as µs of the clock every process shares (first
+   * touch of the board under the lock, end of its last call there), for the hand-off between holders.
+   */
+  held?: Array<[number, number]>;
+  /** mdclaim only: how its waits for the lock went over the drain (see lockWaits in dir-lock.ts). */
+  lockWaits?: LockWaits;
 }
 
 /** What a worker holds open past its drain (a connection), closed before it leaves. */
@@ -66,8 +83,19 @@ const NO_SUCH_TAG = 'bench-warm-up';
 function claimerFor(job: WorkerJob): () => Promise<string | null> | string | null {
   switch (job.kind) {
     case 'mdclaim':
-    case 'mdclaim-koffi': {
+    case 'mdclaim-koffi':
+    case 'mdclaim-helper':
+    case 'mdclaim-pool': {
       const board = openBoard(job.path, { durable: false });
+      if (job.warmBoard !== undefined && job.warmClaims !== undefined) {
+        const { warmBoard, warmClaims } = job;
+        warmUps.push(async () => {
+          // A board of its own (lock, helper and all are its directory's): this board's lock is first taken in the round.
+          const other = openBoard(warmBoard, { durable: false });
+          for (let i = 0; i < warmClaims; i++) if ((await other.next({ by: job.by })) === null) throw new Error('bench worker: the warm-up board ran dry');
+          await other.close();
+        });
+      }
       return async () => (await board.next({ by: job.by }))?.text ?? null;
     }
     case 'sqlite': {
@@ -80,6 +108,12 @@ function claimerFor(job: WorkerJob): () => Promise<string | null> | string | nul
     case 'lockfile':
       return () => lockfileClaim(job.path, job.by, false);
     case 'floor':
+      if (job.warmBoard !== undefined && job.warmClaims !== undefined) {
+        const { warmBoard, warmClaims } = job;
+        warmUps.push(async () => {
+          for (let i = 0; i < warmClaims; i++) if (floorClaim(warmBoard, job.by, false) === null) throw new Error('bench worker: the warm-up board ran dry');
+        });
+      }
       return () => floorClaim(job.path, job.by, false);
     case 'postgres': {
       // job.path is the board's URL; one connection per process, as a trigger holds it.
@@ -124,6 +158,7 @@ function send(msg: unknown): Promise<void> {
 let splitter: ReturnType<typeof splitClaims> | null = null;
 const phases: ClaimSplit = { lock: 0, read: 0, decide: 0, write: 0, verify: 0, release: 0 };
 let splitClaimsSeen = 0;
+const held: Array<[number, number]> = [];
 
 interface Drained {
   got: string[];
@@ -165,6 +200,7 @@ async function pull(claim: ReturnType<typeof claimerFor>, limit: number | undefi
       for (const k of PHASES) phases[k] += split[k];
       splitClaimsSeen++;
     }
+    if (split?.held) held.push([toUs(split.held.acquired), toUs(split.held.released)]);
     latUs.push(toUs(t1 - t0));
     got.push(text);
     end = t1;
@@ -189,6 +225,7 @@ const job = JSON.parse(process.argv[2]!) as WorkerJob;
 if (job.split) splitter = splitClaims(job.path);
 const drain = job.kind === 'graphile-worker' ? await pushed(job.path, job.limit) : ((claim) => () => pull(claim, job.limit))(claimerFor(job));
 process.once('message', async () => {
+  const waits0 = { ...lockWaits };
   const cpu0 = process.cpuUsage();
   const d = await drain();
   const cpu = process.cpuUsage(cpu0);
@@ -199,6 +236,8 @@ process.once('message', async () => {
     by: job.by, claims: d.got.length, start: String(d.start), end: String(d.end), latUs: d.latUs, busy: d.busy,
     cpuUs: { user: cpu.user, system: cpu.system }, firstCpuUs: d.firstCpu && { user: d.firstCpu.user, system: d.firstCpu.system },
     ...(splitter && splitClaimsSeen > 0 ? { split: Object.fromEntries(PHASES.map((k) => [k, phases[k] / splitClaimsSeen])) as unknown as ClaimSplit } : {}),
+    ...(splitter ? { held } : {}),
+    ...(job.kind.startsWith('mdclaim') ? { lockWaits: { waits: lockWaits.waits - waits0.waits, blocks: lockWaits.blocks - waits0.blocks, kernelWaits: lockWaits.kernelWaits - waits0.kernelWaits, polls: lockWaits.polls - waits0.polls, tries: lockWaits.tries - waits0.tries } } : {}),
   };
   await send(report);
   // Connections stay open until the parent has read what it measures of them (their server processes' CPU).

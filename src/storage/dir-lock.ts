@@ -4,6 +4,13 @@ import { atDeadline, sleep } from './deadline.js';
 import type { FlockFn } from './flock/types.js';
 import { queueFlock, type QueueResult } from './flock-queue.js';
 import { QueueHelper } from './queue-helper.js';
+import { blockFor, poolWait, type PoolWait } from './flock/pool-wait.js';
+
+/** How long a contended wait blocks this thread in flock before it waits on a pool thread instead. */
+const BLOCK_MS = 20;
+
+/** A wait of this process is blocked on a pool thread (see DirLock.poolWaitFor). */
+let poolWaiting = false;
 
 export type { FlockFn } from './flock/types.js';
 
@@ -12,6 +19,16 @@ const POLL_FIRST_MS = 2;
 
 /** A directory lock nobody used for this long lets its descriptor (and helper) go. */
 const IDLE_MS = 10_000;
+
+/**
+ * How this process's contended lock waits went, counted since it started:
+ * waits (requests that found the lock taken), brief blocks of this thread
+ * in flock (see blockBriefly), kernel waits off the thread (a pool thread,
+ * the helper or flock(1): each a second wake-up when it answers), polls
+ * (sleeps between tries) and non-blocking tries. Read by the bench; a few
+ * integer increments.
+ */
+export const lockWaits = { waits: 0, kernelWaits: 0, polls: 0, tries: 0, blocks: 0 };
 
 interface Request {
   exclusive: boolean;
@@ -35,9 +52,11 @@ interface Request {
  *
  * A contended wait queues in the kernel, where waiters are woken as the lock
  * is let go (polling leaves it idle between a release and the next try, and
- * lets an unlucky waiter lose round after round), through a QueueHelper once
- * one is ready, else flock(1), else by polling. Nothing here blocks the
- * thread or pins a pool thread, and every wait ends at its deadline.
+ * lets an unlucky waiter lose round after round): on this thread for up to
+ * BLOCK_MS, then on a pool thread (Linux, see pool-wait.ts), else through a
+ * QueueHelper once one is ready, else flock(1), else by polling. The thread
+ * blocks BLOCK_MS at most, at most one pool thread waits per process, and
+ * every wait ends at its deadline.
  */
 export class DirLock {
   readonly dev: number;
@@ -163,9 +182,17 @@ export class DirLock {
         this.settle(head, true);
         continue;
       }
+      lockWaits.waits++;
+      if (this.blockBriefly(head)) {
+        this.grant(head.exclusive);
+        this.settle(head, true);
+        continue;
+      }
       this.waiting = true;
+      if (this.poolWaitFor(head)) return;
       // The common wait, through a ready helper, settles in the callback that gets its answer: no promise between.
       if (this.helper.isReady) {
+        lockWaits.kernelWaits++;
         void this.helper.wait(head.exclusive, head.deadline).then((result) => {
           if (result === 'unavailable') this.waitFor(head, false);
           else this.endWait(head, result === 'held');
@@ -173,6 +200,54 @@ export class DirLock {
       } else this.waitFor(head, true);
       return;
     }
+  }
+
+  /**
+   * Wait for the head in the kernel's queue on a pool thread (see poolWait),
+   * where that can: one such wait per process at a time, so that however
+   * many directories wait, the pool keeps threads for file I/O. At the
+   * deadline the wait is interrupted; a lock it took in the last instant is
+   * let go. Interrupted otherwise, the head waits on through the helper.
+   */
+  /**
+   * Block this thread in flock for the head, up to BLOCK_MS (or its
+   * deadline), as a plain blocking claimer does: the kernel then wakes the
+   * very thread that goes on to read the board, one wake-up where a pool
+   * thread's answer costs two. A wait of eight claimers' turns fits in it;
+   * a longer one goes on, off the thread, on a pool thread (the event loop
+   * stops for BLOCK_MS at most). A timer of this thread's interrupts the
+   * call (see blockFor).
+   */
+  private blockBriefly(head: Request): boolean {
+    const how = process.env['MDCLAIM_LOCK_WAIT'];
+    if (how === 'helper' || how === 'pool') return false;
+    lockWaits.blocks++;
+    return blockFor(this.fd, head.exclusive, Math.min(BLOCK_MS, head.deadline - Date.now()));
+  }
+
+  private poolWaitFor(head: Request): boolean {
+    if (poolWaiting || process.env['MDCLAIM_LOCK_WAIT'] === 'helper') return false;
+    let timedOut = false;
+    let w: PoolWait | null = null;
+    const cancel = atDeadline(head.deadline, () => {
+      timedOut = true;
+      w?.cancel();
+    });
+    w = poolWait(this.fd, head.exclusive, (r) => {
+      poolWaiting = false;
+      cancel();
+      if (r === 'held' && !timedOut) return this.endWait(head, true);
+      if (r === 'held') this.unlockKernel();
+      if (timedOut) return this.endWait(head, false);
+      this.waitFor(head, false);
+    });
+    if (w === null) {
+      cancel();
+      return false;
+    }
+    poolWaiting = true;
+    lockWaits.kernelWaits++;
+    return true;
   }
 
   private waitFor(head: Request, justTried: boolean): void {
@@ -203,11 +278,15 @@ export class DirLock {
       const now = Date.now();
       if (head.deadline - now <= 0) return false;
       let result: QueueResult | null = null;
-      if (this.helper.isReady) result = await this.helper.wait(head.exclusive, head.deadline);
+      if (this.helper.isReady) {
+        lockWaits.kernelWaits++;
+        result = await this.helper.wait(head.exclusive, head.deadline);
+      }
       else {
         // Contended once: start a helper, and poll while it starts (a few ms) rather than start flock(1) for this one wait.
         this.helper.start();
         if (queueable && now >= pollUntil && !this.helper.isStarting) {
+          lockWaits.kernelWaits++;
           result = await queueFlock(this.fd, head.exclusive, head.deadline, () => this.unlockKernel());
         }
       }
@@ -216,11 +295,13 @@ export class DirLock {
       if (result === 'unavailable') queueable = false;
       // Polling: a claim holds the lock for well under a millisecond; short sleeps with full jitter.
       const cap = queueable ? 1 : Math.min(2 ** round, 4);
+      lockWaits.polls++;
       await sleep(Math.min(head.deadline - Date.now(), Math.random() * cap));
     }
   }
 
   private tryKernel(exclusive: boolean): boolean {
+    lockWaits.tries++;
     try {
       this.flock(this.fd, exclusive ? 'exnb' : 'shnb');
       return true;

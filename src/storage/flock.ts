@@ -7,9 +7,10 @@ import type { LockAttempt } from './lock.js';
  * The directory, not the file: a rename over tasks.md (mdclaim's own
  * replace, `sed -i`, an editor's save) cannot orphan a lock on it. The
  * DirLock keeps one descriptor per directory and queues this process's own
- * operations, so they exclude each other as two processes do; it never
- * blocks the thread (see DirLock and QueueHelper). `flock` is whichever
- * provider loaded (see flockProvider): the waits do not depend on it.
+ * operations, so they exclude each other as two processes do; a wait
+ * blocks the thread 20 ms at most (see DirLock and pool-wait.ts). `flock`
+ * is whichever provider loaded (see flockProvider): the waits do not
+ * depend on it.
  */
 export function flockDir(flock: FlockFn, dir: string, exclusive: boolean): LockAttempt {
   const lock = dirLock(dir, flock);
