@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -10,7 +11,8 @@ export default defineConfig({
     reporters: ['default', './test/pg-skips.ts'],
     // Races and crashes use real processes and real signals.
     pool: 'forks',
-    maxWorkers: 2,
+    // One worker per core: the tests wait on processes and clocks, not on each other.
+    maxWorkers: availableParallelism(),
     // Generous for a machine at a load average of 20, where a process gets a tenth of a core:
     // a test that takes 6 s alone takes a minute there. Tests wait for events, never for time.
     testTimeout: 300_000,

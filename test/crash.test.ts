@@ -45,7 +45,8 @@ describe('the wholeness check', () => {
 
 describe.each(['flock', 'mkdir'])('SIGKILL at random instants (%s)', (lock) => {
   const env = { MDCLAIM_LOCK: lock };
-  it.each(['auto', 'replace'])('never leaves a torn or wrongly changed file (write: %s)', async (write) => {
+  // The two write modes run at once, each on a board of its own: a round is mostly starting processes and waiting for them.
+  it.concurrent.each(['auto', 'replace'])('never leaves a torn or wrongly changed file (write: %s)', async (write) => {
     const file = boardFile(BOARD);
     for (let round = 0; round < rounds; round++) {
       const victims = [0, 1].map((k) => start(fixture('churn.mjs'), [file, `k${k}`, write], env));

@@ -86,6 +86,8 @@ describe('durations and rates from a history', () => {
 describe.skipIf(!pgReachable)('status --json, from the history of both boards', () => {
   it('gives the same counts and the same tasks failed and taken over most', async () => {
     const got = [];
+    // Both boards worked to the same point, then one wait for both one-second leases to lapse.
+    const boards = [];
     for (const kind of [fileKind, pgKind]) {
       const b = await kind.make(BOARD);
       if (kind === fileKind) writeFileSync(`${b.location}.history.jsonl`, '');
@@ -93,7 +95,10 @@ describe.skipIf(!pgReachable)('status --json, from the history of both boards', 
       await b.board.done('PLAT-1', { by: 'a' });
       // The shortest lease a claim may have, lapsed a second after the claim.
       await b.board.claim('PLAT-3', { by: 'c', lease: '1s' });
-      await new Promise((r) => setTimeout(r, 1050));
+      boards.push(b);
+    }
+    await new Promise((r) => setTimeout(r, 1050));
+    for (const b of boards) {
       await b.board.claim('PLAT-3', { by: 'd' });
       await b.board.fail('PLAT-3', { by: 'd', reason: 'red' });
       const r = mdclaim(['status', '--json', '-f', b.location]);

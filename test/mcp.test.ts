@@ -153,7 +153,8 @@ describeKinds('mdclaim mcp on the $name board', (kind) => {
     expect((await tasks(b)).every((t) => t.status === 'done')).toBe(true);
   });
 
-  it("keeps a session's 3-second claim live for many seconds while it is connected, and refuses it to another session", async () => {
+  // The tests that wait for renewals or a lapse on the real clock run at once: each has a board and sessions of its own.
+  it.concurrent("keeps a session's 3-second claim live for many seconds while it is connected, and refuses it to another session", async () => {
     const b = await kind.make(board(2));
     const a = await connect(b.location, ['--by', 'agent-a', '--lease', '3s']);
     const other = await connect(b.location, ['--by', 'agent-b']);
@@ -171,7 +172,7 @@ describeKinds('mdclaim mcp on the $name board', (kind) => {
     expect((await a.call('done', { id: 'T-1' })).doc).toMatchObject({ task: { id: 'T-1', status: 'done', by: 'agent-a' } });
   });
 
-  it('goes on renewing a claim after the session renews or locks paths on it itself', async () => {
+  it.concurrent('goes on renewing a claim after the session renews or locks paths on it itself', async () => {
     const b = await kind.make(board(1));
     const a = await connect(b.location, ['--by', 'agent-a', '--lease', '3s']);
     const other = await connect(b.location, ['--by', 'agent-b']);
@@ -186,6 +187,41 @@ describeKinds('mdclaim mcp on the $name board', (kind) => {
     expect((await a.call('paths_unlock', { id: 'T-1' })).doc).toMatchObject({ task: { id: 'T-1', by: 'agent-a' } });
     expect((await other.call('paths_check', { writes: ['src/a.ts'] })).doc).toEqual({ paths: [] });
     expect((await a.call('done', { id: 'T-1', commit: 'abc1234' })).doc).toMatchObject({ task: { status: 'done', commit: 'abc1234' } });
+  });
+
+  it.concurrent('leaves the claims of a server killed outright to lapse, for the reaper', async () => {
+    const b = await kind.make(board(2));
+    const s = await connect(b.location, ['--by', 'agent-a', '--lease', '3s']);
+    await s.call('next');
+    process.kill(s.pid, 'SIGKILL');
+    await s.exited;
+    expect((await tasks(b))[0]).toMatchObject({ status: 'claimed', by: 'agent-a' });
+    const reaped = await until('the claim to lapse', () => b.board.reap(), (r) => r.length > 0);
+    expect(reaped.map((t) => t.id)).toEqual(['T-1']);
+    expect((await tasks(b))[0]!.status).toBe('open');
+  });
+
+  it.concurrent('reports a claim another session took over on the next call on it, and stops renewing it', async () => {
+    const b = await kind.make(board(1));
+    const a = await connect(b.location, ['--by', 'agent-a', '--lease', '3s']);
+    const other = await connect(b.location, ['--by', 'agent-b']);
+    await a.call('claim', { id: 'T-1' });
+    // A paused session renews nothing: its claim lapses and another takes it over.
+    await stopOutsideLock(a.pid, b.location);
+    try {
+      await until('a takeover', () => other.call('claim', { id: 'T-1' }), (r) => !r.isError);
+    } finally {
+      process.kill(a.pid, 'SIGCONT');
+    }
+    // The first session's beat, overdue, runs as it wakes, before it reads its next call;
+    // a holder write waits for a beat in flight: once done is answered, the beat has had its go.
+    expect(await a.call('done', { id: 'T-1' })).toMatchObject({ isError: true, text: 'error[CONFLICT]: T-1 "task 1" is claimed by agent-b, not agent-a' });
+    const taken = (await tasks(b))[0]!;
+    expect(taken).toMatchObject({ status: 'claimed', by: 'agent-b' });
+    // Closing the first session gives back nothing of the second's.
+    await a.client.close();
+    await a.exited;
+    expect((await tasks(b))[0]).toMatchObject({ status: 'claimed', by: 'agent-b', claimedAt: taken.claimedAt });
   });
 
   it('releases every claim of a session when its client closes', async () => {
@@ -209,41 +245,6 @@ describeKinds('mdclaim mcp on the $name board', (kind) => {
     process.kill(s.pid, 'SIGTERM');
     await s.exited;
     expect((await tasks(b)).map((t) => t.status)).toEqual(['open', 'open']);
-  });
-
-  it('leaves the claims of a server killed outright to lapse, for the reaper', async () => {
-    const b = await kind.make(board(2));
-    const s = await connect(b.location, ['--by', 'agent-a', '--lease', '3s']);
-    await s.call('next');
-    process.kill(s.pid, 'SIGKILL');
-    await s.exited;
-    expect((await tasks(b))[0]).toMatchObject({ status: 'claimed', by: 'agent-a' });
-    const reaped = await until('the claim to lapse', () => b.board.reap(), (r) => r.length > 0);
-    expect(reaped.map((t) => t.id)).toEqual(['T-1']);
-    expect((await tasks(b))[0]!.status).toBe('open');
-  });
-
-  it('reports a claim another session took over on the next call on it, and stops renewing it', async () => {
-    const b = await kind.make(board(1));
-    const a = await connect(b.location, ['--by', 'agent-a', '--lease', '3s']);
-    const other = await connect(b.location, ['--by', 'agent-b']);
-    await a.call('claim', { id: 'T-1' });
-    // A paused session renews nothing: its claim lapses and another takes it over.
-    await stopOutsideLock(a.pid, b.location);
-    try {
-      await until('a takeover', () => other.call('claim', { id: 'T-1' }), (r) => !r.isError);
-    } finally {
-      process.kill(a.pid, 'SIGCONT');
-    }
-    // The first session's beat, overdue, runs as it wakes, before it reads its next call;
-    // a holder write waits for a beat in flight: once done is answered, the beat has had its go.
-    expect(await a.call('done', { id: 'T-1' })).toMatchObject({ isError: true, text: 'error[CONFLICT]: T-1 "task 1" is claimed by agent-b, not agent-a' });
-    const taken = (await tasks(b))[0]!;
-    expect(taken).toMatchObject({ status: 'claimed', by: 'agent-b' });
-    // Closing the first session gives back nothing of the second's.
-    await a.client.close();
-    await a.exited;
-    expect((await tasks(b))[0]).toMatchObject({ status: 'claimed', by: 'agent-b', claimedAt: taken.claimedAt });
   });
 
   it('loses nothing when the transport drops in the middle of calls', async () => {

@@ -8,7 +8,8 @@ import { bytesOf, read } from './helpers/tmp.js';
 // mdclaim run and its claim's lease: frozen past it, the runner finds its
 // task taken over and writes nothing; alive, it heartbeats past any reaper.
 
-describe('mdclaim run and the lease', () => {
+// The tests wait on leases and frozen processes, each on a board and runners of its own: they run at once.
+describe.concurrent('mdclaim run and the lease', () => {
   it('stops the command and writes nothing when, frozen past its lease, the runner finds its task taken over', async () => {
     const { file, dir, env, pid } = runnerBoard('[] contested\n');
     const events = join(dir, 'a.jsonl');

@@ -62,8 +62,24 @@ describe('the TypeScript in README.md and docs/, against the packed package', ()
     expect(Object.keys(snippets).filter((f) => f.startsWith('docs_api')).length).toBeGreaterThanOrEqual(3);
   });
 
+  // Two files that must not compile, beside the snippets in the node16 compile: one compiler run answers both
+  // that the snippets compile and that the compiler would see what is wrong (each file is a module of its own).
+  const PROBES: Record<string, string> = { 'wrong.ts': "import { openBoard } from 'mdclaim';\nawait openBoard('tasks.md').lockPath('x', { by: 'me' });\n", 'missing.ts': "import type { Pool } from 'pg';\nexport type P = Pool;\n" };
+  const withProbes = new Map<Compiler, ReturnType<typeof compile>>();
+  const node16 = (compiler: Compiler) => withProbes.get(compiler) ?? withProbes.set(compiler, compile({ ...snippets, ...PROBES }, 'node16', compiler)).get(compiler)!;
+  /** The compiler's output, one diagnostic (its first line and those indented under it) a string. */
+  const diagnostics = (output: string) => output.split(/\n(?=\S)/).filter((d) => d.trim() !== '');
+  const aboutProbes = (d: string) => /^[^\n(]*[\\/](wrong|missing)\.ts\(\d+,\d+\): error TS/.test(d);
+
   const cases = (Object.keys(COMPILERS) as Compiler[]).flatMap((compiler) => (Object.keys(RESOLUTIONS) as (keyof typeof RESOLUTIONS)[]).map((resolution) => [compiler, resolution] as const));
   it.each(cases)('compiles with %s under --strict, skipLibCheck off, no types setting, %s resolution', (compiler, resolution) => {
+    if (resolution === 'node16') {
+      // Nothing said but about the probes, and something said about them.
+      const r = node16(compiler);
+      expect(diagnostics(r.output).filter((d) => !aboutProbes(d))).toEqual([]);
+      expect(diagnostics(r.output).length).toBeGreaterThan(0);
+      return;
+    }
     const r = compile(snippets, resolution, compiler);
     expect(r.output).toBe('');
     expect(r.status).toBe(0);
@@ -77,7 +93,8 @@ describe('the TypeScript in README.md and docs/, against the packed package', ()
   });
 
   it.each(Object.keys(COMPILERS) as Compiler[])('with %s, would see a call the types do not offer, and a declaration that needs a package not installed', (compiler) => {
-    const r = compile({ 'wrong.ts': "import { openBoard } from 'mdclaim';\nawait openBoard('tasks.md').lockPath('x', { by: 'me' });\n", 'missing.ts': "import type { Pool } from 'pg';\nexport type P = Pool;\n" }, 'node16', compiler);
+    const r = node16(compiler);
+    expect(r.status).not.toBe(0);
     expect(r.output).toMatch(/wrong\.ts.*TS2551|wrong\.ts.*TS2339/);
     expect(r.output).toMatch(/missing\.ts.*TS2307/);
   });

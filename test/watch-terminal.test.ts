@@ -1,5 +1,5 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { mdclaim, mdclaimAsync } from './helpers/cli.js';
 import { boardUrl, dropBoards, pgReachable, pgTitle, uniqueBoard } from './helpers/pg.js';
 import { boardFile } from './helpers/tmp.js';
@@ -19,14 +19,10 @@ const BOARD = `# Backend
 - [ ] Build the page
 `;
 
-const terms: TmuxWatch[] = [];
-afterEach(() => {
-  for (const t of terms.splice(0)) t.kill();
-});
-
-function term(): TmuxWatch {
+/** A terminal of the test's own, gone when the test ends (the tests run at once: see below). */
+function term(test: { onTestFinished(fn: () => unknown): void }): TmuxWatch {
   const t = new TmuxWatch();
-  terms.push(t);
+  test.onTestFinished(() => t.kill());
   return t;
 }
 
@@ -35,10 +31,12 @@ const idOf = (file: string, text: string): string => {
   return t!.id;
 };
 
-describe.skipIf(!tmuxAvailable)('mdclaim watch on a file board', () => {
-  it('follows claims, holds, done and failed made by other processes, and q exits 0 with the terminal restored', async () => {
+// Each test has a board and a terminal of its own, and most of its time is waiting (a lease to run out, a lock
+// held, the history's interval): they run at once, in every describe below.
+describe.skipIf(!tmuxAvailable).concurrent('mdclaim watch on a file board', () => {
+  it('follows claims, holds, done and failed made by other processes, and q exits 0 with the terminal restored', async (test) => {
     const file = boardFile(BOARD);
-    const t = term();
+    const t = term(test);
     t.start(['-f', file]);
     await t.waitFor('open 4');
     expect(t.pane('alternate_on')).toBe('1');
@@ -78,9 +76,9 @@ describe.skipIf(!tmuxAvailable)('mdclaim watch on a file board', () => {
     expect(readFileSync(file, 'utf8')).toContain('[❌');
   });
 
-  it('counts a short claim down and marks it lapsed when its lease runs out, then shows the reap', async () => {
+  it('counts a short claim down and marks it lapsed when its lease runs out, then shows the reap', async (test) => {
     const file = boardFile(BOARD);
-    const t = term();
+    const t = term(test);
     t.start(['-f', file]);
     await t.waitFor('open 4');
     const login = idOf(file, 'Fix the login');
@@ -103,9 +101,9 @@ describe.skipIf(!tmuxAvailable)('mdclaim watch on a file board', () => {
     expect(await t.exitStatus()).toBe(0);
   });
 
-  it('says when the board cannot be read, keeps the last reading, and picks up again once it is back', async () => {
+  it('says when the board cannot be read, keeps the last reading, and picks up again once it is back', async (test) => {
     const file = boardFile(BOARD);
-    const t = term();
+    const t = term(test);
     t.start(['-f', file]);
     await t.waitFor('open 4');
     const saved = readFileSync(file);
@@ -118,24 +116,26 @@ describe.skipIf(!tmuxAvailable)('mdclaim watch on a file board', () => {
     expect(await t.exitStatus()).toBe(0);
   });
 
-  it('says when a reading waits on a lock held long, and carries on once it is let go', async () => {
+  it('says when a reading waits on a lock held long, and carries on once it is let go', async (test) => {
     const file = boardFile(BOARD);
-    const t = term();
+    const t = term(test);
     t.start(['-f', file]);
     await t.waitFor('open 4');
-    // Another process holds the board's exclusive lock for a while: the poll's reading waits for it.
-    const holding = mdclaimAsync(['lock', '-f', file, '--', 'sleep', '8']);
+    // Another process holds the board's exclusive lock until told to let go: the poll's reading waits for it.
+    const go = `${file}.go`;
+    const holding = mdclaimAsync(['lock', '-f', file, '--', 'sh', '-c', 'while [ ! -e "$1" ]; do sleep 0.1; done', 'sh', go]);
     await t.waitFor('still waiting for the board');
     expect(t.screen()).toContain('open 4');
+    writeFileSync(go, '');
     expect((await holding).status).toBe(0);
     await t.waitFor((s) => !s.includes('still waiting for the board') && s.includes('open 4'), 'the message gone');
     t.keys('q');
     expect(await t.exitStatus()).toBe(0);
   });
 
-  it('puts the terminal back when it is sent SIGTERM (exit 143)', async () => {
+  it('puts the terminal back when it is sent SIGTERM (exit 143)', async (test) => {
     const file = boardFile(BOARD);
-    const t = term();
+    const t = term(test);
     t.start(['-f', file]);
     await t.waitFor('open 4');
     // The pane's shell runs watch as its child: signal that process.
@@ -147,9 +147,9 @@ describe.skipIf(!tmuxAvailable)('mdclaim watch on a file board', () => {
     expect(readFileSync(t.sttyFile, 'utf8')).toMatch(/(^|\s)icanon\b/);
   });
 
-  it('shows the keys on ?, and writes plain text under NO_COLOR without a UTF-8 locale', async () => {
+  it('shows the keys on ?, and writes plain text under NO_COLOR without a UTF-8 locale', async (test) => {
     const file = boardFile(BOARD);
-    const t = term();
+    const t = term(test);
     t.start(['-f', file], { NO_COLOR: '1', LANG: 'C', LC_ALL: 'C' });
     const screen = await t.waitFor('open 4');
     expect(screen).toContain('[blocked] waits for');
@@ -167,14 +167,14 @@ describe.skipIf(!tmuxAvailable)('mdclaim watch on a file board', () => {
 const names: string[] = [];
 afterAll(() => dropBoards(names));
 
-describe.skipIf(!tmuxAvailable || !pgReachable)(pgTitle('mdclaim watch on a PostgreSQL board'), () => {
-  it('follows a claim, a done and a fail made through other connections, and q exits 0', async () => {
+describe.skipIf(!tmuxAvailable || !pgReachable).concurrent(pgTitle('mdclaim watch on a PostgreSQL board'), () => {
+  it('follows a claim, a done and a fail made through other connections, and q exits 0', async (test) => {
     const name = uniqueBoard('watch');
     names.push(name);
     const url = boardUrl(name);
     const file = boardFile(BOARD);
     expect(mdclaim(['import', file, '--to', url]).status).toBe(0);
-    const t = term();
+    const t = term(test);
     t.start(['-f', url]);
     await t.waitFor('open 4');
 
@@ -194,15 +194,15 @@ describe.skipIf(!tmuxAvailable || !pgReachable)(pgTitle('mdclaim watch on a Post
   });
 });
 
-describe.skipIf(!tmuxAvailable)('mdclaim watch, from the history', () => {
-  it("shows the board's durations and rates from its journal, and follows them as tasks finish", async () => {
+describe.skipIf(!tmuxAvailable).concurrent('mdclaim watch, from the history', () => {
+  it("shows the board's durations and rates from its journal, and follows them as tasks finish", async (test) => {
     const file = boardFile(BOARD);
     writeFileSync(`${file}.history.jsonl`, '');
     const login = idOf(file, 'Fix the login');
     const docs = idOf(file, 'Write the docs');
     expect(mdclaim(['claim', login, '--by', 'alice', '-f', file]).status).toBe(0);
     expect(mdclaim(['done', login, '--by', 'alice', '-f', file]).status).toBe(0);
-    const t = term();
+    const t = term(test);
     t.start(['-f', file], { LINES: '60' });
     let screen = await t.waitFor(/History \(/);
     expect(screen).toMatch(/board\s+1 done, 0 failed; claim→done median \d+s, slowest \d+s/);

@@ -266,7 +266,8 @@ describeKinds('the $name board', (kind) => {
 });
 
 describeKinds('the $name board, per-claim leases and fenced writes', (kind) => {
-  it('lapses a claim by its own lease, whoever looks', async () => {
+  // These two wait for a short lease to run out, each on a board of its own: they run at once.
+  it.concurrent('lapses a claim by its own lease, whoever looks', async () => {
     const b = await kind.make('- [ ] short\n- [ ] long\n');
     // Claim times are to the second, rounded down: 3s leaves the short claim two seconds at least before it lapses.
     const short = (await b.board.next({ by: 'a', lease: '3s' }))!;
@@ -282,7 +283,7 @@ describeKinds('the $name board, per-claim leases and fenced writes', (kind) => {
     expect((await b.bytes()).toString()).toMatch(/^- \[🟡, b, [^,\]]+\] short\n- \[🟡, a, [^,\]]+, 1h\] long\n$/);
   });
 
-  it('applies a fenced write only to the claim it names, even for the same by', async () => {
+  it.concurrent('applies a fenced write only to the claim it names, even for the same by', async () => {
     const b = await kind.make('- [ ] job\n');
     const first = (await b.board.next({ by: 'host', lease: '1s' }))!;
     let second: Task | null = null;

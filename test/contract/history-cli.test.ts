@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { mdclaim } from '../helpers/cli.js';
 import { boardFile } from '../helpers/tmp.js';
 import { describeKinds, kinds, type Made } from './kinds.js';
@@ -28,8 +28,14 @@ const untimed = (line: string) => line.replace(/^\S+ {2}/, '').replace(/ at \d{4
 const seen: Record<string, string[]> = {};
 
 describeKinds('mdclaim history on the $name board', (kind) => {
+  // The tests below only read the history: they share one board, worked once by the CLI's own commands.
+  let made: Made;
+  beforeAll(async () => {
+    made = await worked(kind.make);
+  });
+
   it('prints one line per event, oldest first; with an id, that task\'s', async () => {
-    const b = await worked(kind.make);
+    const b = made;
     expect(b.board.keepsHistory).toBe(true);
     const r = mdclaim(['history', '--file', b.location]);
     expect([r.status, r.stderr]).toEqual([0, '']);
@@ -49,7 +55,7 @@ describeKinds('mdclaim history on the $name board', (kind) => {
   });
 
   it('keeps to --by and --since, and prints one JSON document with --json', async () => {
-    const b = await worked(kind.make);
+    const b = made;
     const bob = JSON.parse(mdclaim(['history', '--by', 'bob', '--json', '--file', b.location]).stdout) as { events: { event: string; by: string }[] };
     expect(bob.events.map((e) => [e.event, e.by])).toEqual([['claimed', 'bob'], ['failed', 'bob']]);
     expect(mdclaim(['history', '--since', '1h', '--file', b.location]).stdout.split('\n').length).toBeGreaterThan(6);
@@ -59,7 +65,7 @@ describeKinds('mdclaim history on the $name board', (kind) => {
   });
 
   it('exits 3 for an id with no events, and 2 for a bad --since, in one line', async () => {
-    const b = await worked(kind.make);
+    const b = made;
     const r = mdclaim(['history', 'NOPE-9', '--file', b.location]);
     expect([r.status, r.stdout, r.stderr]).toEqual([3, '', 'no history for NOPE-9\n']);
     const bad = mdclaim(['history', '--since', 'soon', '--file', b.location]);

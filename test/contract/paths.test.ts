@@ -132,7 +132,8 @@ describeKinds('path locks on the $name board', (kind) => {
     expect((await b.bytes()).toString()).not.toContain('🔒');
   });
 
-  it('drops the paths with release and reap, and a lapsed claim holds nothing', async () => {
+  // The tests that wait for a lease to run out run at once: each has a board of its own.
+  it.concurrent('drops the paths with release and reap, and a lapsed claim holds nothing', async () => {
     const b = await make('- [🟡, ghost, 2020-01-01T00:00:00Z] old {writes: src/a.ts}', 'A {writes: src/a.ts}', 'B {writes: lib/}', 'C {writes: lib/x.ts}');
     // The lapsed claim holds nothing: A is claimable.
     const a = await b.board.claim(await idOf(b.board, 'A'), { by: 'dana' });
@@ -151,7 +152,7 @@ describeKinds('path locks on the $name board', (kind) => {
     expect((await b.board.claim(await idOf(b.board, 'C'), { by: 'fay' })).by).toBe('fay');
   });
 
-  it("drops a lapsed claim's locks when another takes the task over", async () => {
+  it.concurrent("drops a lapsed claim's locks when another takes the task over", async () => {
     const b = await make('A {writes: src/a.ts}', 'B {writes: docs/}');
     const a = await b.board.claim(await idOf(b.board, 'A'), { by: 'dana', lease: LIVE });
     await b.board.lockPaths(a.id, { by: 'dana', writes: ['docs/api.md'] });
@@ -164,28 +165,7 @@ describeKinds('path locks on the $name board', (kind) => {
     expect((await b.board.claim(await idOf(b.board, 'B'), { by: 'fay' })).by).toBe('fay');
   });
 
-  it('starts a new claim on an open task without the orphan lock lines it was written with, by next and by id', async () => {
-    for (const how of ['next', 'id'] as const) {
-      const b = await make('A\n  - 🔒 write src/secret since 2026-11-30T04:10:00Z', 'B {writes: src/}');
-      const a = how === 'next' ? (await b.board.next({ by: 'dana' }))! : await b.board.claim(await idOf(b.board, 'A'), { by: 'dana' });
-      expect([a.text, a.locks]).toEqual(['A', undefined]);
-      expect((await b.bytes()).toString()).not.toContain('🔒');
-      expect(await b.board.paths()).toEqual([]);
-      // Nothing of the orphan line is in the way of a task that writes under it.
-      expect((await b.board.claim(await idOf(b.board, 'B'), { by: 'eve' })).by).toBe('eve');
-    }
-  });
-
-  it('keeps the locks of a live claim its holder renews by heartbeat, and refuses its holder a claim of it', async () => {
-    const b = await make('A {writes: src/a.ts}', 'B');
-    const a = await b.board.claim(await idOf(b.board, 'A'), { by: 'dana' });
-    await b.board.lockPaths(a.id, { by: 'dana', writes: ['docs/api.md'] });
-    expect((await errorOf(b.board.claim(a.id, { by: 'dana' }))).message).toMatch(/heartbeat renews it/);
-    const renewed = await b.board.heartbeat(a.id, { by: 'dana' });
-    expect(renewed.locks?.map((l) => `${l.mode} ${l.path}`)).toEqual(['write docs/api.md']);
-  });
-
-  it('refuses to renew a lapsed claim whose paths another claim holds now, and renews one whose paths are free', async () => {
+  it.concurrent('refuses to renew a lapsed claim whose paths another claim holds now, and renews one whose paths are free', async () => {
     const b = await make('A {writes: src/a.ts}', 'B {writes: src/}', 'C {writes: lib/x.ts}', 'D {writes: docs/}');
     const a = await b.board.claim(await idOf(b.board, 'A'), { by: 'dana', lease: LIVE });
     await b.board.lockPaths(a.id, { by: 'dana', writes: ['docs/api.md'] });
@@ -207,6 +187,27 @@ describeKinds('path locks on the $name board', (kind) => {
     const renewed = await b.board.heartbeat(c.id, { by: 'dana', claimedAt: c.claimedAt });
     expect(renewed.by).toBe('dana');
     expect((await b.board.paths()).map((h) => `${h.by} ${h.path}`).sort()).toEqual(['dana lib/x.ts', 'fay docs/']);
+  });
+
+  it('starts a new claim on an open task without the orphan lock lines it was written with, by next and by id', async () => {
+    for (const how of ['next', 'id'] as const) {
+      const b = await make('A\n  - 🔒 write src/secret since 2026-11-30T04:10:00Z', 'B {writes: src/}');
+      const a = how === 'next' ? (await b.board.next({ by: 'dana' }))! : await b.board.claim(await idOf(b.board, 'A'), { by: 'dana' });
+      expect([a.text, a.locks]).toEqual(['A', undefined]);
+      expect((await b.bytes()).toString()).not.toContain('🔒');
+      expect(await b.board.paths()).toEqual([]);
+      // Nothing of the orphan line is in the way of a task that writes under it.
+      expect((await b.board.claim(await idOf(b.board, 'B'), { by: 'eve' })).by).toBe('eve');
+    }
+  });
+
+  it('keeps the locks of a live claim its holder renews by heartbeat, and refuses its holder a claim of it', async () => {
+    const b = await make('A {writes: src/a.ts}', 'B');
+    const a = await b.board.claim(await idOf(b.board, 'A'), { by: 'dana' });
+    await b.board.lockPaths(a.id, { by: 'dana', writes: ['docs/api.md'] });
+    expect((await errorOf(b.board.claim(a.id, { by: 'dana' }))).message).toMatch(/heartbeat renews it/);
+    const renewed = await b.board.heartbeat(a.id, { by: 'dana' });
+    expect(renewed.locks?.map((l) => `${l.mode} ${l.path}`)).toEqual(['write docs/api.md']);
   });
 
   it('counts lock lines in the line numbers of the tasks below them, as the file has them', async () => {

@@ -13,7 +13,32 @@ import { describeKinds } from './kinds.js';
 const TIME = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ';
 
 describeKinds('attempts and retries on the $name board', (kind) => {
-  it('holds a retry back from every claimer until its time, to the second, then counts the claim that takes it', async () => {
+  it('is the CLI command retry: one line saying when, exit 0; a usage error without --delay, the board untouched', async () => {
+    const { location, board, bytes } = await kind.make('- [ ] PLAT-1 flaky\n');
+    await board.claim('PLAT-1', { by: 'r1' });
+    const before = await bytes();
+    const bare = mdclaim(['retry', 'PLAT-1', '--by', 'r1', '--file', location]);
+    expect([bare.status, bare.stderr.trim()]).toEqual([2, 'error[USAGE]: retry needs --delay D: how long the task waits before anyone may claim it again']);
+    expect(await bytes()).toEqual(before);
+    const r = mdclaim(['retry', 'PLAT-1', '--by', 'r1', '--delay', '10m', '--file', location]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^gave back PLAT-1 "flaky" by r1 for a retry after 1 attempt: not before ${TIME}\n$`));
+    expect((await bytes()).toString()).toMatch(new RegExp(`^- \\[ \\] PLAT-1 flaky // Attempts: 1, not before ${TIME}\n$`));
+  });
+
+  it('gives a released attempt back, so a claim and release leave the line as it was', async () => {
+    const doc = '- [ ] once\n- [ ] twice // Attempts: 2\n';
+    const { board, bytes } = await kind.make(doc);
+    for (const t of await board.list()) {
+      const c = await board.claim(t.id, { by: 'r1' });
+      await board.release(t.id, { by: 'r1', claimedAt: c.claimedAt! });
+    }
+    expect((await bytes()).toString()).toBe(doc);
+  });
+
+  // The tests that wait on the clock (a retry's delay, leases of a second, a runner's backoff) run at once: each
+  // has a board of its own.
+  it.concurrent('holds a retry back from every claimer until its time, to the second, then counts the claim that takes it', async () => {
     const { board, bytes } = await kind.make('# Work\n\n- [ ] flaky\n- [ ] other\n');
     const t = (await board.next({ by: 'r1' }))!;
     const back = await board.retry(t.id, { by: 'r1', claimedAt: t.claimedAt!, delay: '3s' });
@@ -53,30 +78,7 @@ describeKinds('attempts and retries on the $name board', (kind) => {
     }
   });
 
-  it('is the CLI command retry: one line saying when, exit 0; a usage error without --delay, the board untouched', async () => {
-    const { location, board, bytes } = await kind.make('- [ ] PLAT-1 flaky\n');
-    await board.claim('PLAT-1', { by: 'r1' });
-    const before = await bytes();
-    const bare = mdclaim(['retry', 'PLAT-1', '--by', 'r1', '--file', location]);
-    expect([bare.status, bare.stderr.trim()]).toEqual([2, 'error[USAGE]: retry needs --delay D: how long the task waits before anyone may claim it again']);
-    expect(await bytes()).toEqual(before);
-    const r = mdclaim(['retry', 'PLAT-1', '--by', 'r1', '--delay', '10m', '--file', location]);
-    expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^gave back PLAT-1 "flaky" by r1 for a retry after 1 attempt: not before ${TIME}\n$`));
-    expect((await bytes()).toString()).toMatch(new RegExp(`^- \\[ \\] PLAT-1 flaky // Attempts: 1, not before ${TIME}\n$`));
-  });
-
-  it('gives a released attempt back, so a claim and release leave the line as it was', async () => {
-    const doc = '- [ ] once\n- [ ] twice // Attempts: 2\n';
-    const { board, bytes } = await kind.make(doc);
-    for (const t of await board.list()) {
-      const c = await board.claim(t.id, { by: 'r1' });
-      await board.release(t.id, { by: 'r1', claimedAt: c.claimedAt! });
-    }
-    expect((await bytes()).toString()).toBe(doc);
-  });
-
-  it('counts lapsed claims under a budget and parks the task at it, with a reason naming the last holder', async () => {
+  it.concurrent('counts lapsed claims under a budget and parks the task at it, with a reason naming the last holder', async () => {
     const { board, bytes } = await kind.make('- [ ] poison\n- [ ] fine\n');
     const [poison] = await board.list();
     for (let attempt = 1; attempt <= 2; attempt++) {
@@ -98,7 +100,7 @@ describeKinds('attempts and retries on the $name board', (kind) => {
     }
   });
 
-  it('parks instead of taking over when the claimer passes the budget: next goes on, claim says so', async () => {
+  it.concurrent('parks instead of taking over when the claimer passes the budget: next goes on, claim says so', async () => {
     const { board, bytes } = await kind.make('- [ ] poison // Attempts: 2\n- [ ] fine\n');
     const [poison] = await board.list();
     await board.claim(poison!.id, { by: 'agent-7', lease: '1s' });
@@ -109,7 +111,7 @@ describeKinds('attempts and retries on the $name board', (kind) => {
     expect((await bytes()).toString()).toBe('- [❌] poison // Attempts: 3 // Failed: abandoned after 3 attempts; last held by agent-7\n- [ ] fine\n');
   });
 
-  it("spaces a runner's retries by the growing delay, then fails the task saying how many attempts it had", async () => {
+  it.concurrent("spaces a runner's retries by the growing delay, then fails the task saying how many attempts it had", async () => {
     const { location, bytes } = await kind.make('# Work\n\n- [ ] flaky\n');
     const events = join(dirname(boardFile('')), 'events.jsonl');
     const run = runner(location, ['--until-settled', '--retries', '2', '--retry-delay', '1s', '--interval', '100ms', '--by', 'r1', '--events', events, '--', 'sh', '-c', 'echo nope >&2; exit 3']);

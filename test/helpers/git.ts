@@ -3,13 +3,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
+import { cleanAfterEach } from './cleanup.js';
 
 // A scratch git repository for the worktree tests: a real one, made with git, removed after the test.
 
 const dirs: string[] = [];
 
-afterEach(() => {
+cleanAfterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterEach } from 'vitest';
+import { cleanAfterEach } from './cleanup.js';
 
 const BIN = fileURLToPath(new URL('../../bin/mdclaim.cjs', import.meta.url));
 
@@ -21,7 +21,7 @@ export interface Session {
 
 const live: Session[] = [];
 
-afterEach(async () => {
+cleanAfterEach(async () => {
   for (const s of live.splice(0)) {
     try {
       process.kill(s.pid, 'SIGKILL');

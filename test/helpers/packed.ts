@@ -6,10 +6,27 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+// What npm packs does not change while a test file runs (dist/ is built before the run): npm is asked once a file.
+let files: Set<string> | undefined;
+let tarball: Buffer | undefined;
+
 /** The files `npm pack` would publish, as paths inside the package. */
 export function packedFiles(): Set<string> {
+  if (files) return files;
   const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
-  return new Set((JSON.parse(out) as [{ files: { path: string }[] }])[0].files.map((f) => f.path));
+  return (files = new Set((JSON.parse(out) as [{ files: { path: string }[] }])[0].files.map((f) => f.path)));
+}
+
+/** The tarball `npm pack` makes, packed once a file. */
+function packed(): Buffer {
+  if (tarball) return tarball;
+  const dir = mkdtempSync(join(tmpdir(), 'mdclaim-pack-'));
+  try {
+    const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' });
+    return (tarball = readFileSync(join(dir, (JSON.parse(out) as [{ filename: string }])[0].filename)));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -21,12 +38,9 @@ export function packedFiles(): Set<string> {
  */
 export function installPacked(linked: readonly string[], type: 'module' | 'commonjs' = 'module'): { project: string; remove: () => void } {
   const project = mkdtempSync(join(tmpdir(), 'mdclaim-packed-'));
-  const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', project], { cwd: ROOT, encoding: 'utf8' });
-  const tarball = join(project, (JSON.parse(out) as [{ filename: string }])[0].filename);
   const pkg = join(project, 'node_modules', 'mdclaim');
   mkdirSync(pkg, { recursive: true });
-  execFileSync('tar', ['-xzf', tarball, '-C', pkg, '--strip-components=1']);
-  rmSync(tarball);
+  execFileSync('tar', ['-xzf', '-', '-C', pkg, '--strip-components=1'], { input: packed() });
   for (const name of linked) {
     const at = join(project, 'node_modules', name);
     mkdirSync(join(at, '..'), { recursive: true });

@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterEach } from 'vitest';
+import { cleanAfterEach } from './cleanup.js';
 import { openBoard } from '../../src/index.js';
 import { CLI, mdclaim } from './cli.js';
 import { stopOutsideLock } from './locks.js';
@@ -64,7 +64,7 @@ export interface Runner {
 const started: ChildProcess[] = [];
 const groups: number[] = [];
 
-afterEach(() => {
+cleanAfterEach(() => {
   // Nothing a test started outlives it, whatever it asserted.
   for (const c of started.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   for (const g of groups.splice(0)) signalGroup(g, 'SIGKILL');

@@ -1,18 +1,24 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterAll, TestRunner } from 'vitest';
+import { cleanAfterEach } from './cleanup.js';
 
 const dirs: string[] = [];
+/** Made outside any test (in a beforeAll): the file's, for its tests to share. */
+const fileDirs: string[] = [];
 
-afterEach(() => {
+cleanAfterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
+afterAll(() => {
+  for (const d of fileDirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
-/** A fresh directory holding a board with this content; removed after the test. */
+/** A fresh directory holding a board with this content; removed after the test (made in a beforeAll: after the file). */
 export function boardFile(content: string | Buffer, name = 'tasks.md'): string {
   const dir = mkdtempSync(join(tmpdir(), 'mdclaim-test-'));
-  dirs.push(dir);
+  (TestRunner.getCurrentTest() === undefined ? fileDirs : dirs).push(dir);
   const file = join(dir, name);
   writeFileSync(file, content);
   return file;
