@@ -90,16 +90,19 @@ describeKinds('claimable, as listed and as claimed, on the $name board', (kind) 
       const status = await mdclaimAsync(['status', '--json', '--file', location]);
       expect([status.status, status.stderr]).toEqual([0, '']);
       expect((JSON.parse(status.stdout) as { tasks: unknown[] }).tasks).toEqual(tasks.map((t) => ({ id: t.id, status: t.status, claimable: t.claimable })));
-      for (const t of tasks) {
-        expect(typeof t.claimable).toBe('boolean');
-        // Each claim on a board of its own, as listed.
+      // Each claim on a board of its own, as listed: independent, so the seed's claims are made at once.
+      const claims = await Promise.all(tasks.map(async (t) => {
         const { board } = await kind.make(doc);
         const claimed = await board.claim(t.id, { by: 'tester' }).then(() => true, (err: { code?: string }) => {
           expect(['CONFLICT', 'USAGE']).toContain(err.code);
           return false;
         });
         await board.close();
-        expect({ seed, id: t.id, claimable: claimed }).toEqual({ seed, id: t.id, claimable: t.claimable });
+        return claimed;
+      }));
+      for (const [i, t] of tasks.entries()) {
+        expect(typeof t.claimable).toBe('boolean');
+        expect({ seed, id: t.id, claimable: claims[i] }).toEqual({ seed, id: t.id, claimable: t.claimable });
         seen.add(`${t.status}:${t.claimable}`);
         if (t.waitsFor !== undefined) seen.add('after:wait');
         if (t.refused?.startsWith('waits for') === true) seen.add('after:line');
@@ -123,10 +126,14 @@ describeKinds('a refusal, as listed and as claimed, on the $name board', (kind) 
       const listed = await mdclaimAsync(['list', '--json', '--file', location]);
       expect([listed.status, listed.stderr]).toEqual([0, '']);
       const tasks = (JSON.parse(listed.stdout) as { tasks: { id: string; line: number; status: string; claimable: boolean; refused?: string; retryInMs?: number }[] }).tasks;
-      for (const t of tasks) {
+      const answers = await Promise.all(tasks.map(async (t) => {
         const { board } = await kind.make(doc);
         const answer = await board.claim(t.id, { by: 'tester' }).then(() => 'claimed', (err: { code?: string; message: string }) => `${err.code}: ${err.message}`);
         await board.close();
+        return answer;
+      }));
+      for (const [i, t] of tasks.entries()) {
+        const answer = answers[i]!;
         const outside = t.refused?.startsWith('declares') === true;
         if (outside) expect({ seed, id: t.id, answer }).toEqual({ seed, id: t.id, answer: `USAGE: line ${t.line} ${t.refused} (fix the line to claim it)` });
         else expect({ seed, id: t.id, usage: answer.startsWith('USAGE: ') && answer.includes('declares') }).toEqual({ seed, id: t.id, usage: false });
