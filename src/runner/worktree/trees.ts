@@ -4,8 +4,7 @@ import { MdclaimError } from '../../errors.js';
 import type { Task } from '../../format/task.js';
 import { worktreeOf } from '../../format/worktree-section.js';
 import { sleep } from '../../storage/deadline.js';
-import { flockDir } from '../../storage/flock.js';
-import { flockProvider } from '../../storage/flock/choose.js';
+import { acquire, chooseLock } from '../../storage/lock.js';
 import { git, gitOut, lastLine, retryingLocks } from '../git.js';
 import { treesDir } from './dir.js';
 import { boardKeyOf, readRecord, writeRecord } from './record.js';
@@ -147,8 +146,12 @@ export function enter(place: Place, trees: Trees): Promise<Entered> {
   return holdingTrees(trees, () => enterHeld(place, trees));
 }
 
+const MAKING_MS = 10 * 60_000;
+/** The name the mkdir lock takes in the trees directory (`.mdclaim-trees.lock`); flock locks the directory itself. */
+const TREES_LOCK = '.mdclaim-trees';
+
 /**
- * Run `work` holding flock(2) on the trees directory. Two `git worktree add`
+ * Run `work` holding the lock of the trees directory. Two `git worktree add`
  * of one path at once may both succeed, registering one directory twice: on
  * one host, the runners make worktrees one at a time (each takes well under
  * a second; the commands still run side by side).
@@ -156,9 +159,15 @@ export function enter(place: Place, trees: Trees): Promise<Entered> {
 async function holdingTrees<T>(trees: Trees, work: () => Promise<T>): Promise<T> {
   const { dir } = trees;
   treesDir(dir, lockOf('NAME', trees), true);
-  const lock = flockDir(flockProvider().flock, dir, true);
-  if (!lock.try() && !(await lock.queue!(Date.now() + 10 * 60_000))) {
-    throw new MdclaimError('WORKTREE', `another runner held ${dir} for 10 minutes while making a worktree; the task was given back`);
+  // The board's own lock (MDCLAIM_LOCK: flock on the directory, or the mkdir lock beside a name of its own), taken as a board's is.
+  const lock = chooseLock(undefined).attempt({ dir, file: join(dir, TREES_LOCK) }, true);
+  try {
+    await acquire(lock, dir, Date.now() + MAKING_MS, MAKING_MS);
+  } catch (err) {
+    if (err instanceof MdclaimError && err.code === 'LOCK_TIMEOUT') {
+      throw new MdclaimError('WORKTREE', `another runner held ${dir} for 10 minutes while making a worktree; the task was given back`);
+    }
+    throw err;
   }
   try {
     return await work();
