@@ -1,7 +1,7 @@
 import { usage } from '../errors.js';
 import type { Task } from '../format/task.js';
 import { checkSection } from './checks.js';
-import { sectionMatches } from '../format/worktree-section.js';
+import { passesFilter } from '../format/worktree-section.js';
 
 export const STATUSES = ['open', 'blocked', 'claimed', 'done', 'failed'] as const;
 
@@ -17,5 +17,5 @@ export function selectTasks(tasks: readonly Task[], { status, section, tags = []
   if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) throw usage(`${statusName} must be one of ${STATUSES.join(', ')}, got "${status}"`);
   // A section is matched as its heading reads (`x ###` is the heading `x`).
   const wanted = section === undefined ? undefined : checkSection(section);
-  return tasks.filter((t) => (status === undefined || t.status === status) && (wanted === undefined || sectionMatches(t.section, wanted)) && tags.every((g) => t.tags.includes(g)));
+  return tasks.filter((t) => (status === undefined || t.status === status) && passesFilter(t.section, t.tags, { section: wanted, tags }));
 }

@@ -12,7 +12,7 @@ import type { DepTask } from '../board/after.js';
 import { refusal, type RefusedFor } from '../board/conflict.js';
 import { declaredOf, holdsOf, mayHoldPaths, type Hold } from './held.js';
 import type { Paths } from '../board/path-types.js';
-import { sectionMatches } from '../format/worktree-section.js';
+import { passesFilter } from '../format/worktree-section.js';
 import { refusedLine } from '../board/unclaimable.js';
 import type { PassedOver } from '../board/types.js';
 import { atBudget, countsAttempts, parkedTask, withParks } from '../board/park.js';
@@ -70,7 +70,6 @@ export function claimChange(src: ByteString, seen: Seen, args: ClaimArgs): Plan<
  * tasks after it.
  */
 export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs, passed: PassedOver[] = []): Plan<Task | null> {
-  const tags = filter.tags ?? [];
   const now = cutoff(args.now);
   const passOver = (s: Seen, reason: string) => void passed.push({ task: taskOf(src, s), reason: refusedLine(reason, s.t.line).message });
   if (args.maxAttempts !== undefined || mayHoldPaths(src)) {
@@ -83,8 +82,7 @@ export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs, 
       const refused = a === null || a === 'leave' ? null : a.passOver;
       const ok =
         a !== 'leave' &&
-        (filter.section === undefined || sectionMatches(s.t.section, filter.section)) &&
-        (tags.length === 0 || hasTags(src, s.text, tags));
+        passesFilter(s.t.section, () => tagsIn(src, s.text), filter);
       if (ok && atBudget(s, args.maxAttempts)) parked.push(s);
       if (!ok || atBudget(s, args.maxAttempts)) return false;
       if (refused !== null) passOver(s, refused);
@@ -110,8 +108,7 @@ export function claimNext(src: ByteString, filter: NextFilter, args: ClaimArgs, 
     allDone = aboveAllDone;
     const wanted =
       a !== 'leave' &&
-      (filter.section === undefined || sectionMatches(s.section, filter.section)) &&
-      (tags.length === 0 || hasTags(src, textBetween(src, s.status, s.markerEnd, s.end), tags));
+      passesFilter(s.section, () => tagsIn(src, textBetween(src, s.status, s.markerEnd, s.end)), filter);
     if (!wanted || refused === null) return wanted;
     passOver(seenAt(src, s, aboveAllDone), refused);
     return false;
@@ -148,9 +145,8 @@ function firstFree(src: ByteString, wanted: (s: Seen) => boolean, now: Cutoff): 
   return pending.find((p) => blockingHold(p.paths, held) === null)?.seen ?? free;
 }
 
-function hasTags(src: ByteString, text: [number, number], tags: readonly string[]): boolean {
-  const have = parseTags(utf8(src, text[0], text[1]));
-  return tags.every((t) => have.includes(t));
+function tagsIn(src: ByteString, text: [number, number]): readonly string[] {
+  return parseTags(utf8(src, text[0], text[1]));
 }
 
 /**

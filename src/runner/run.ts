@@ -3,7 +3,7 @@ import { claimInstant } from '../format/claim-time.js';
 import type { Task } from '../format/task.js';
 import { after } from '../storage/deadline.js';
 import { refuseCommandOn } from '../platform/windows.js';
-import { sectionMatches } from '../format/worktree-section.js';
+import { passesFilter } from '../format/worktree-section.js';
 import { stillClaimable } from '../board/claimable.js';
 import { stamp, type RunEventBody } from './events.js';
 import { Heartbeat } from './heartbeat.js';
@@ -240,8 +240,7 @@ class Loop {
 
   /** Does the task pass the runner's --section and --tag filters? */
   private wants(t: Task): boolean {
-    const { tags, section } = this.s;
-    return (section === undefined || sectionMatches(t.section, section)) && (tags === undefined || tags.every((g) => t.tags.includes(g)));
+    return passesFilter(t.section, t.tags, this.s);
   }
 
   /** Wait for `ms`, a task's end or a signal, or until the board says work may have appeared. */

@@ -1,4 +1,4 @@
-import { sectionMatches } from '../format/worktree-section.js';
+import { passesFilter } from '../format/worktree-section.js';
 import { cutoff, taskHolds } from '../board/claimable.js';
 import { answers, claimState, waits, type AfterTask, type ClaimState, type TaskBlocker } from '../board/standing.js';
 import { claimInstant } from '../format/claim-time.js';
@@ -85,7 +85,7 @@ export function summarize(
   const now = cutoff(nowMs);
   const holds = taskHolds(tasks, now);
   const why = blockers ?? answers(tasks, now, holds);
-  const inView = (t: Task) => (filter.section === undefined || sectionMatches(t.section, filter.section)) && (filter.tags ?? []).every((g) => t.tags.includes(g));
+  const inView = (t: Task) => passesFilter(t.section, t.tags, filter);
 
   const counts = { open: 0, blocked: 0, claimed: 0, done: 0, failed: 0, total: 0 };
   const sections: Summary['sections'] = [];

@@ -1,5 +1,5 @@
 import type { Task } from '../../format/task.js';
-import { sectionMatches, worktreeOf } from '../../format/worktree-section.js';
+import { passesFilter, worktreeOf } from '../../format/worktree-section.js';
 import type { NextOptions } from '../../board/types.js';
 import type { RunnerBoard } from '../types.js';
 import { placeOf, placeProblem, type Trees } from './trees.js';
@@ -52,8 +52,7 @@ function candidates(tasks: readonly Task[], options: NextOptions, trees: Trees, 
   const seen = new Set<string>();
   for (const t of tasks) {
     if (t.status !== 'open' && t.status !== 'blocked' && t.status !== 'claimed') continue;
-    if (options.section !== undefined && !sectionMatches(t.section, options.section)) continue;
-    if (options.tags !== undefined && !options.tags.every((g) => t.tags.includes(g))) continue;
+    if (!passesFilter(t.section, t.tags, options)) continue;
     const key = t.section ?? '';
     if (seen.has(key)) continue;
     const problem = placeProblem(t);
