@@ -62,7 +62,7 @@ describe('mdclaim doctor on a markdown board', () => {
     expect(r.of('lock')[0]!.says).toMatch(/^flock\(2\) through fs-ext; an install using koffi .* the same lock/);
     expect(r.of('reading')[0]!.says).toBe('5 tasks read, 5 open or waiting');
     expect(r.stdout).toMatch(/^✓ lock {8}flock\(2\) through fs-ext/m);
-    expect(r.stdout).toMatch(/^- hooks {7}no pre-commit hook/m);
+    expect(r.stdout).toMatch(/^- hooks {7}no pre-commit or pre-push hook/m);
     expect(r.stderr).toBe('');
   });
 
@@ -151,6 +151,27 @@ describe('mdclaim doctor on the git hooks', () => {
     const found = await doctor(dir);
     expect(found.status).toBe(0);
     expect(found.of('hooks')).toEqual([expect.objectContaining({ verdict: 'ok', says: `pre-commit installed; it finds ${join(dir, 'node_modules', '.bin', 'mdclaim')}` })]);
+  });
+});
+
+describe('mdclaim doctor on the pre-push hook', () => {
+  it('checks an installed pre-push hook beside the pre-commit one: each finding names its hook', async () => {
+    const dir = project(true);
+    writeFileSync(join(dir, 'tasks.md'), '- [ ] A\n');
+    const push = join(dir, '.git', 'hooks', 'pre-push');
+    copyFileSync(join(ROOT, 'examples', 'pre-push'), push);
+    chmodSync(push, 0o755);
+    const alone = await doctor(dir);
+    expect(alone.status).toBe(1);
+    expect(alone.of('hooks')).toEqual([expect.objectContaining({ verdict: 'fail', says: expect.stringMatching(/^pre-push installed, but finds no mdclaim .* it would refuse every push made under a claim$/) })]);
+    copyFileSync(join(ROOT, 'examples', 'pre-commit'), join(dir, '.git', 'hooks', 'pre-commit'));
+    chmodSync(join(dir, '.git', 'hooks', 'pre-commit'), 0o755);
+    mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
+    symlinkSync(join(ROOT, 'bin', 'mdclaim.cjs'), join(dir, 'node_modules', '.bin', 'mdclaim'));
+    const both = await doctor(dir);
+    expect(both.status).toBe(0);
+    const bin = join(dir, 'node_modules', '.bin', 'mdclaim');
+    expect(both.of('hooks').map((f) => [f.verdict, f.says])).toEqual([['ok', `pre-commit installed; it finds ${bin}`], ['ok', `pre-push installed; it finds ${bin}`]]);
   });
 });
 
