@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PgBoard } from '../src/pg/board.js';
-import { boardUrl, pgReachable, pgTitle, sql, uniqueBoard } from './helpers/pg.js';
+import { boardUrl, PG_URL, pgReachable, pgTitle, sql, uniqueBoard } from './helpers/pg.js';
 
 // What the server sets up for a claim: a claim's statement is prepared once and its plan set up at
 // every execution, node by node, whether a node runs or not. The path rule is one call in it
@@ -9,12 +9,38 @@ import { boardUrl, pgReachable, pgTitle, sql, uniqueBoard } from './helpers/pg.j
 
 interface PlanNode {
   'Node Type': string;
+  'Relation Name'?: string;
   'Function Name'?: string;
   Plans?: PlanNode[];
 }
 
 function nodes(n: PlanNode): PlanNode[] {
   return [n, ...(n.Plans ?? []).flatMap(nodes)];
+}
+
+/** The types of next's parameters (src/pg/claim.ts, nextParams). */
+const TYPES = ['int', 'text', 'bigint', 'text[]', 'text', 'int', 'text', 'boolean', 'bigint[]'];
+
+const literal = (v: unknown) => (v === null ? 'NULL' : Array.isArray(v) ? pg.escapeLiteral(`{${v.join(',')}}`) : pg.escapeLiteral(String(v)));
+
+/** The statement and parameters of one `next` the board sends, caught on their way through the driver. */
+async function caughtNext(board: PgBoard): Promise<{ text: string; values: unknown[] }> {
+  let caught: { text: string; values: unknown[] } | null = null;
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
+    const c = config as { text?: unknown; values?: unknown[] } | null;
+    if (c && typeof c.text === 'string' && c.text.includes('waiting AS MATERIALIZED')) caught = { text: c.text, values: [...(c.values ?? [])] };
+    return (query as (...a: unknown[]) => unknown).call(this, config, ...rest);
+  } as typeof query;
+  try {
+    await board.next({ by: 'ann', tags: ['no-such-tag'] });
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  if (caught === null) throw new Error('no next statement was sent');
+  const c: { text: string; values: unknown[] } = caught;
+  // The bare `next`: no tags asked.
+  return { text: c.text, values: c.values.map((v, i) => (i === 3 ? [] : v)) };
 }
 
 describe.skipIf(!pgReachable)(pgTitle("the PostgreSQL board's claim statement"), () => {
@@ -62,4 +88,38 @@ describe.skipIf(!pgReachable)(pgTitle("the PostgreSQL board's claim statement"),
     }
     expect(board_id).toEqual((await sql<{ id: number }>('SELECT id FROM mdclaim.board WHERE name = $1', [name]))[0]!.id);
   });
+
+  it("walks the board in order even where the statistics say the whole board is open (a board just imported)", async () => {
+    // A database of its own, so that the statistics are this board's alone: 2,000 open tasks, analyzed.
+    const db = `mdclaim_plan_${process.pid}_${Date.now().toString(36)}`;
+    await sql(`CREATE DATABASE ${db}`);
+    const url = new URL(PG_URL);
+    url.pathname = `/${db}`;
+    url.searchParams.set('board', 'open');
+    const open = new PgBoard(url.toString(), { pool: 1 });
+    try {
+      const lines = Array.from({ length: 2000 }, (_, i) => `- [ ] task ${i + 1}`);
+      await open.importDocument(Buffer.from(`# Tasks\n\n${lines.join('\n')}\n`), { replace: true });
+      const client = new pg.Client({ connectionString: url.toString().replace(/\?.*$/, '') });
+      await client.connect();
+      try {
+        await client.query('ANALYZE mdclaim.task');
+        const { text, values } = await caughtNext(open);
+        await client.query('SET plan_cache_mode = force_generic_plan');
+        await client.query(`PREPARE claim_plan(${TYPES.join(', ')}) AS ${text}`);
+        await client.query('BEGIN');
+        const [row] = (await client.query(`EXPLAIN (FORMAT JSON) EXECUTE claim_plan(${values.map(literal).join(', ')})`)).rows;
+        await client.query('ROLLBACK');
+        const all = nodes((row['QUERY PLAN'] as Array<{ Plan: PlanNode }>)[0]!.Plan);
+        // The first waiting task is the first entry of task_first: read in order, never the whole table sorted.
+        expect(all.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'task')).toEqual([]);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await open.close();
+      await sql(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+    }
+  });
 });
+
