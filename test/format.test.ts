@@ -140,4 +140,18 @@ describe('claim times', () => {
       { numRuns: 500 },
     );
   });
+
+  it('writes the seconds around each new year and leap day as toISOString does, 1970 to 9999', () => {
+    const direct = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
+    for (let year = 1970; year <= 9999; year++) {
+      for (const [month, day] of [[0, 1], [1, 28], [1, 29], [2, 1], [11, 31]] as const) {
+        const ms = Date.UTC(year, month, day, (year * 7) % 24, (year * 13) % 60, (year * 17) % 60);
+        expect(formatClaimedAt(ms)).toBe(direct(ms));
+        expect(formatClaimedAt(ms - 1000)).toBe(direct(ms - 1000));
+      }
+    }
+    // Outside the four-digit years from 1970: as toISOString writes them.
+    expect(formatClaimedAt(-1)).toBe('1969-12-31T23:59:59Z');
+    expect(formatClaimedAt(253402300800000)).toBe('+010000-01-01T00:00:00Z');
+  });
 });

@@ -70,6 +70,8 @@ export class DirLock {
   private helper: QueueHelper;
   private lastUsed = Date.now();
   private idleTimer: NodeJS.Timeout | undefined;
+  /** The idle timer is to be armed after this turn (see armIdle). */
+  private idleArming = false;
   private closed = false;
   private retired = false;
 
@@ -316,9 +318,25 @@ export class DirLock {
     if (!this.closed) this.flock(this.fd, 'un');
   }
 
-  /** Let the descriptor go once the lock has been idle a while; a later operation opens a new one. */
+  /**
+   * Let the descriptor go once the lock has been idle a while; a later
+   * operation opens a new one. The timer is armed once this turn of the event
+   * loop is over, not at the release: a process that closes the board in the
+   * same turn (the CLI, which then exits) never arms one, and so never loads
+   * the timers' code for a timer it would cancel at once.
+   */
   private armIdle(): void {
-    if (this.idleTimer) return;
+    if (this.idleTimer || this.idleArming) return;
+    this.idleArming = true;
+    process.nextTick(() => {
+      this.idleArming = false;
+      // Closed meanwhile; or held again, and its release arms it.
+      if (this.closed || this.idleTimer || this.holders > 0 || this.queue.length > 0 || this.waiting) return;
+      this.armIdleTimer(IDLE_MS - (Date.now() - this.lastUsed));
+    });
+  }
+
+  private armIdleTimer(ms: number): void {
     const check = () => {
       this.idleTimer = undefined;
       if (this.holders > 0 || this.queue.length > 0 || this.waiting) return;
@@ -329,14 +347,14 @@ export class DirLock {
       }
       this.close();
     };
-    this.idleTimer = setTimeout(check, IDLE_MS).unref();
+    this.idleTimer = setTimeout(check, Math.max(0, ms)).unref();
   }
 
   /** Only when idle: nothing is held or waited for. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    clearTimeout(this.idleTimer);
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     this.helper.stop();
     this.onClose(this);
     closeSync(this.fd);

@@ -99,6 +99,12 @@ export class FileStore {
    * the path has become a symlink since (see lockAndOpen).
    */
   private direct: LockTarget | null = null;
+  /**
+   * Descriptors of boards this store replaced, still to close (see
+   * closeReplaced): closed together once the current turn of the event loop
+   * is over, or at once by close().
+   */
+  private replacedFds: number[] = [];
 
   constructor(readonly file: string, private readonly opts: StoreOptions) {}
 
@@ -129,8 +135,42 @@ export class FileStore {
 
   /** Let go of what the lock keeps open between operations (see DirLock.retire). */
   close(): void {
+    this.closeReplacedNow();
     for (const dir of this.lockedDirs) retireDirLock(dir);
     this.lockedDirs.clear();
+  }
+
+  /**
+   * Close the descriptor of a board this operation replaced, after unlocking.
+   * Its last close frees the old file's blocks, which costs more than a claim
+   * on a big board: a process that goes on working has that done on the
+   * thread pool, after this turn of the event loop. One that closes the
+   * store first (the CLI, which closes the board before it exits) closes it
+   * there, on its own thread: starting the pool for it would start four
+   * threads the process then waits for twice, at the close and at exit.
+   */
+  private closeReplaced(fd: number): void {
+    if (this.replacedFds.push(fd) === 1) process.nextTick(() => this.closeReplacedLater());
+  }
+
+  private closeReplacedLater(): void {
+    for (const fd of this.replacedFds.splice(0)) close(fd, () => {});
+  }
+
+  /**
+   * The boards replaced this turn, closed now: synchronously on a local file
+   * system (a regular file's close), on the pool where a network file system
+   * is allowed, whose close may wait for its server.
+   */
+  private closeReplacedNow(): void {
+    if (this.opts.allowNetworkFs) return this.closeReplacedLater();
+    for (const fd of this.replacedFds.splice(0)) {
+      try {
+        closeSync(fd);
+      } catch {
+        // The board is written and unlocked: a failed close of the old file changes nothing of it.
+      }
+    }
   }
 
   /** Read under a shared lock: an in-place write is never seen half done. */
@@ -140,7 +180,7 @@ export class FileStore {
     try {
       return decide(readAll(o).src);
     } finally {
-      close0(o, unlock);
+      this.close0(o, unlock);
     }
   }
 
@@ -154,7 +194,7 @@ export class FileStore {
     } catch (err) {
       throw ioError(path, err);
     } finally {
-      close0(o, unlock);
+      this.close0(o, unlock);
     }
   }
 
@@ -171,9 +211,18 @@ export class FileStore {
         if (this.opts.journal !== false) recordChange(target.file, change.journal, this.opts);
       }
     } finally {
-      close0(o, unlock);
+      this.close0(o, unlock);
     }
     return resultOf(change);
+  }
+
+  private close0(o: Opened, unlock: () => void): void {
+    try {
+      if (!o.replaced) closeSync(o.fd);
+    } finally {
+      unlock();
+      if (o.replaced) this.closeReplaced(o.fd);
+    }
   }
 
   private write(o: Opened, target: LockTarget, buf: Buffer, edits: Edit[]): void {
@@ -382,13 +431,3 @@ function readAll(o: Opened): { buf: Buffer; src: ByteString } {
   return { buf: read, src: read.toString('latin1') };
 }
 
-function close0(o: Opened | undefined, unlock: () => void): void {
-  try {
-    // The last close of a file just replaced frees its blocks, which costs more
-    // than the claim itself: do that one on the thread pool, after unlocking.
-    if (o && !o.replaced) closeSync(o.fd);
-  } finally {
-    unlock();
-    if (o?.replaced) close(o.fd, () => {});
-  }
-}
