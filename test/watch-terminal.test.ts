@@ -1,6 +1,7 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mdclaim, mdclaimAsync } from './helpers/cli.js';
+import { until } from './helpers/locks.js';
 import { boardUrl, dropBoards, pgReachable, pgTitle, uniqueBoard } from './helpers/pg.js';
 import { boardFile } from './helpers/tmp.js';
 import { tmuxAvailable, TmuxWatch } from './helpers/tmux.js';
@@ -121,9 +122,16 @@ describe.skipIf(!tmuxAvailable).concurrent('mdclaim watch on a file board', () =
     const t = term(test);
     t.start(['-f', file]);
     await t.waitFor('open 4');
-    // Another process holds the board's exclusive lock until told to let go: the poll's reading waits for it.
+    // Another process holds the board's exclusive lock until told to let go (saying so once it holds it).
     const go = `${file}.go`;
-    const holding = mdclaimAsync(['lock', '-f', file, '--', 'sh', '-c', 'while [ ! -e "$1" ]; do sleep 0.1; done', 'sh', go]);
+    const held = `${file}.held`;
+    // Let go however the test ends, so the holder never outlives it.
+    test.onTestFinished(() => writeFileSync(go, ''));
+    const holding = mdclaimAsync(['lock', '-f', file, '--', 'sh', '-c', ': > "$2"; while [ ! -e "$1" ]; do sleep 0.1; done', 'sh', go, held]);
+    await until(() => existsSync(held), 'the lock held');
+    // The board touched, not changed: the watch's next reading, which that change asks for, waits for the lock.
+    const now = new Date();
+    utimesSync(file, now, now);
     await t.waitFor('still waiting for the board');
     expect(t.screen()).toContain('open 4');
     writeFileSync(go, '');
