@@ -205,20 +205,13 @@ export class DirLock {
   }
 
   /**
-   * Wait for the head in the kernel's queue on a pool thread (see poolWait),
-   * where that can: one such wait per process at a time, so that however
-   * many directories wait, the pool keeps threads for file I/O. At the
-   * deadline the wait is interrupted; a lock it took in the last instant is
-   * let go. Interrupted otherwise, the head waits on through the helper.
-   */
-  /**
    * Block this thread in flock for the head, up to BLOCK_MS (or its
    * deadline), as a plain blocking claimer does: the kernel then wakes the
-   * very thread that goes on to read the board, one wake-up where a pool
-   * thread's answer costs two. A wait of eight claimers' turns fits in it;
-   * a longer one goes on, off the thread, on a pool thread (the event loop
-   * stops for BLOCK_MS at most). A timer of this thread's interrupts the
-   * call (see blockFor).
+   * very thread that goes on to read the board, one wake-up where any wait
+   * off the thread costs two. A wait of eight claimers' turns fits in it;
+   * a longer one goes on, off the thread, through the helper (the event
+   * loop stops for BLOCK_MS at most). A timer of this thread's interrupts
+   * the call (see blockFor).
    */
   private blockBriefly(head: Request): boolean {
     const how = process.env['MDCLAIM_LOCK_WAIT'];
@@ -227,8 +220,17 @@ export class DirLock {
     return blockFor(this.fd, head.exclusive, Math.min(BLOCK_MS, head.deadline - Date.now()));
   }
 
+  /**
+   * With MDCLAIM_LOCK_WAIT=pool only (measured beside the default in the
+   * bench): wait for the head in the kernel's queue on a pool thread (see
+   * poolWait), one such wait per process at a time, so that the pool keeps
+   * threads for file I/O. At the deadline the wait is interrupted; a lock
+   * it took in the last instant is let go. Not the default: a process that
+   * exits just as its pool thread enters flock cannot interrupt it, and
+   * libuv joins its pool threads at exit, so that exit waits for the lock.
+   */
   private poolWaitFor(head: Request): boolean {
-    if (poolWaiting || process.env['MDCLAIM_LOCK_WAIT'] === 'helper') return false;
+    if (poolWaiting || process.env['MDCLAIM_LOCK_WAIT'] !== 'pool') return false;
     let timedOut = false;
     let w: PoolWait | null = null;
     const cancel = atDeadline(head.deadline, () => {
