@@ -50,12 +50,16 @@ function kindOf(path: string): 'dir' | 'missing' | 'dangling' | string {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOTDIR') return 'missing'; // a file above it: found on the way up
     if (code !== 'ENOENT') return `unreadable (${code})`;
+    // Asked again without following links: a symbolic link to nothing, or (a runner beside this one making
+    // it between the two calls) what is there now, never taken for a link it is not.
+    let l;
     try {
-      lstatSync(path);
-      return 'dangling';
+      l = lstatSync(path);
     } catch {
       return 'missing';
     }
+    if (l.isSymbolicLink()) return 'dangling';
+    return l.isDirectory() ? 'dir' : 'a file';
   }
 }
 
