@@ -1,27 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MdclaimError, openBoard } from '../src/index.js';
 import { fixture, track } from './helpers/procs.js';
-import { children, hasFlock1, heldElsewhere, outsideHolder, queuedOn, queuedWaiter, until } from './helpers/locks.js';
+import { children, fdsOn, hasFlock1, heldElsewhere, outsideHolder, queuedOn, queuedWaiter, until } from './helpers/locks.js';
 import { boardFile, bytesOf, read } from './helpers/tmp.js';
 
 const BOARD = '- [ ] one\n- [ ] two\n- [ ] three\n- [ ] four\n- [ ] five\n- [ ] six\n';
-
-/** Descriptors of this process open on `dir`. */
-function fdsOn(dir: string): number {
-  let n = 0;
-  for (const fd of readdirSync('/proc/self/fd')) {
-    try {
-      if (readlinkSync(`/proc/self/fd/${fd}`) === dir) n++;
-    } catch {
-      // closed meanwhile
-    }
-  }
-  return n;
-}
 
 const hasPerl = spawnSync('perl', ['-v']).status === 0;
 

@@ -25,27 +25,37 @@ function threadsInFlock(): number {
 
 const glibc = process.platform === 'linux' && (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header?.glibcVersionRuntime !== undefined;
 
+/**
+ * A next that waits behind an outside holder: `during` checks the wait while it goes on and the event loop
+ * turns (given the holder's pid); then the holder lets go and the claim is made, the board untouched until then.
+ */
+async function waitBehindHolder(during: (holder: number) => void): Promise<void> {
+  const file = boardFile(BOARD);
+  const dir = dirname(file);
+  const h = await outsideHolder(dir);
+  let ticks = 0;
+  const tick = setInterval(() => ticks++, 5);
+  try {
+    const claim = openBoard(file, { lockTimeout: '60s' }).next({ by: 'w' });
+    await until(() => queuedOn(dir) === 1, 'the waiter to queue');
+    const before = ticks;
+    // A thread blocks for 20 ms at most: timers fire while the wait goes on.
+    await until(() => ticks > before + 2, 'the event loop to turn while the wait goes on');
+    expect(queuedOn(dir)).toBe(1);
+    during(h.pid);
+    expect(read(file)).toBe(BOARD);
+    h.release();
+    await expect(claim).resolves.toMatchObject({ text: 'one', by: 'w' });
+    await h.gone;
+  } finally {
+    clearInterval(tick);
+  }
+}
+
 describe.skipIf(!hasFlock1 || !glibc || FLOCK_NR[process.arch] === undefined)('a contended wait on Linux, off the thread after a brief block', () => {
   it('blocks its thread briefly, then waits off it while the event loop runs, no thread of its own left in flock; claims once the holder lets go', async () => {
-    const file = boardFile(BOARD);
-    const dir = dirname(file);
-    const h = await outsideHolder(dir);
-    let ticks = 0;
-    const tick = setInterval(() => ticks++, 5);
-    try {
-      const claim = openBoard(file, { lockTimeout: '60s' }).next({ by: 'w' });
-      const before = ticks;
-      // The thread blocked for 20 ms at most: timers fire while the wait goes on, in another process's flock.
-      await until(() => ticks > before + 2, 'the event loop to turn while the wait goes on');
-      await until(() => queuedOn(dir) === 1, 'the waiter to queue');
-      expect(threadsInFlock()).toBe(0);
-      expect(read(file)).toBe(BOARD);
-      h.release();
-      await expect(claim).resolves.toMatchObject({ text: 'one', by: 'w' });
-      await h.gone;
-    } finally {
-      clearInterval(tick);
-    }
+    // The wait is in another process's flock (the helper's, or flock(1)'s), none of this one's threads.
+    await waitBehindHolder(() => expect(threadsInFlock()).toBe(0));
   });
 });
 
@@ -59,29 +69,13 @@ describe.skipIf(!hasFlock1 || !glibc || FLOCK_NR[process.arch] === undefined)('a
 
   it('queues in the kernel on a pool thread of its own, with no helper or flock(1) child, while the event loop runs; claims once the holder lets go', async () => {
     const perlBefore = children(process.pid, 'perl');
-    const file = boardFile(BOARD);
-    const dir = dirname(file);
-    const h = await outsideHolder(dir);
-    let ticks = 0;
-    const tick = setInterval(() => ticks++, 5);
-    try {
-      const claim = openBoard(file, { lockTimeout: '60s' }).next({ by: 'w' });
-      await until(() => queuedOn(dir) === 1, 'the waiter to queue');
-      const before = ticks;
-      await until(() => ticks > before + 2, 'the event loop to turn while the wait goes on');
-      expect(queuedOn(dir)).toBe(1);
+    await waitBehindHolder((holder) => {
       expect(threadsInFlock()).toBe(1);
       // No helper of this wait's (an earlier test's, for another directory, may still be there).
       expect(children(process.pid, 'perl').filter((p) => !perlBefore.includes(p))).toEqual([]);
-      expect(children(process.pid, 'flock').filter((p) => p !== h.pid)).toEqual([]);
-      expect(read(file)).toBe(BOARD);
-      h.release();
-      await expect(claim).resolves.toMatchObject({ text: 'one', by: 'w' });
-      await h.gone;
-      expect(threadsInFlock()).toBe(0);
-    } finally {
-      clearInterval(tick);
-    }
+      expect(children(process.pid, 'flock').filter((p) => p !== holder)).toEqual([]);
+    });
+    expect(threadsInFlock()).toBe(0);
   });
 
   it('interrupts the pool thread at the deadline: nothing queued, no thread left in flock, the holder still holding', async () => {

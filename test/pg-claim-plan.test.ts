@@ -23,8 +23,8 @@ const TYPES = ['int', 'text', 'bigint', 'text[]', 'text', 'int', 'text', 'boolea
 
 const literal = (v: unknown) => (v === null ? 'NULL' : Array.isArray(v) ? pg.escapeLiteral(`{${v.join(',')}}`) : pg.escapeLiteral(String(v)));
 
-/** The statement and parameters of one `next` the board sends, caught on their way through the driver. */
-async function caughtNext(board: PgBoard): Promise<{ text: string; values: unknown[] }> {
+/** The statement and parameters of the `next` that `run` sends, caught on their way through the driver, and what it returned. */
+async function catchingNext<T>(run: () => Promise<T>): Promise<{ text: string; values: unknown[]; result: T }> {
   let caught: { text: string; values: unknown[] } | null = null;
   const query = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
@@ -32,14 +32,20 @@ async function caughtNext(board: PgBoard): Promise<{ text: string; values: unkno
     if (c && typeof c.text === 'string' && c.text.includes('waiting AS MATERIALIZED')) caught = { text: c.text, values: [...(c.values ?? [])] };
     return (query as (...a: unknown[]) => unknown).call(this, config, ...rest);
   } as typeof query;
+  let result: T;
   try {
-    await board.next({ by: 'ann', tags: ['no-such-tag'] });
+    result = await run();
   } finally {
     pg.Client.prototype.query = query;
   }
   if (caught === null) throw new Error('no next statement was sent');
   const c: { text: string; values: unknown[] } = caught;
-  // The bare `next`: no tags asked.
+  return { ...c, result };
+}
+
+/** The statement and parameters of a bare `next` (no tags asked) the board sends. */
+async function caughtNext(board: PgBoard): Promise<{ text: string; values: unknown[] }> {
+  const c = await catchingNext(() => board.next({ by: 'ann', tags: ['no-such-tag'] }));
   return { text: c.text, values: c.values.map((v, i) => (i === 3 ? [] : v)) };
 }
 
@@ -52,30 +58,15 @@ describe.skipIf(!pgReachable)(pgTitle("the PostgreSQL board's claim statement"),
 
   it('carries the path rule as one call: its generic plan scans no declared path, and stays small', async () => {
     await board.importDocument(Buffer.from('# Tasks\n\n- [ ] one\n- [ ] two {writes: src/}\n'), { replace: true });
-    // The statement and parameters the board sends, caught on their way through the driver.
-    let caught: { text: string; values: unknown[] } | null = null;
-    const query = pg.Client.prototype.query;
-    pg.Client.prototype.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
-      const c = config as { text?: unknown; values?: unknown[] } | null;
-      if (c && typeof c.text === 'string' && c.text.includes('waiting AS MATERIALIZED')) caught = { text: c.text, values: [...(c.values ?? [])] };
-      return (query as (...a: unknown[]) => unknown).call(this, config, ...rest);
-    } as typeof query;
-    try {
-      expect((await board.next({ by: 'ann' }))?.text).toBe('one');
-    } finally {
-      pg.Client.prototype.query = query;
-    }
-    expect(caught).not.toBeNull();
-    const { text, values } = caught!;
+    const { text, values, result } = await catchingNext(() => board.next({ by: 'ann' }));
+    expect(result?.text).toBe('one');
     const [board_id] = values;
-    const types = ['int', 'text', 'bigint', 'text[]', 'text', 'int', 'text', 'boolean', 'bigint[]'];
-    expect(values).toHaveLength(types.length);
-    const literal = (v: unknown) => (v === null ? 'NULL' : Array.isArray(v) ? pg.escapeLiteral(`{${v.join(',')}}`) : pg.escapeLiteral(String(v)));
+    expect(values).toHaveLength(TYPES.length);
     const client = new pg.Client({ connectionString: boardUrl(name).replace(/\?.*$/, '') });
     await client.connect();
     try {
       await client.query('SET plan_cache_mode = force_generic_plan');
-      await client.query(`PREPARE claim_plan(${types.join(', ')}) AS ${text}`);
+      await client.query(`PREPARE claim_plan(${TYPES.join(', ')}) AS ${text}`);
       await client.query('BEGIN');
       const [row] = (await client.query(`EXPLAIN (FORMAT JSON) EXECUTE claim_plan(${values.map(literal).join(', ')})`)).rows;
       await client.query('ROLLBACK');

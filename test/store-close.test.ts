@@ -1,25 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openBoard } from '../src/index.js';
 import { cleanEnv, CLI } from './helpers/cli.js';
 import { boardFile, read } from './helpers/tmp.js';
+import { fdsOn } from './helpers/locks.js';
 
 const BOARD = '- [ ] one\n- [ ] two\n- [ ] three\n';
-
-/** Descriptors of this process whose target is `path` as readlink shows it (a removed file's ends in " (deleted)"). */
-function fdsOn(path: string): number {
-  let n = 0;
-  for (const fd of readdirSync('/proc/self/fd')) {
-    try {
-      if (readlinkSync(`/proc/self/fd/${fd}`) === path) n++;
-    } catch {
-      // closed meanwhile
-    }
-  }
-  return n;
-}
 
 const afterTurn = () => new Promise<void>((resolve) => process.nextTick(resolve));
 

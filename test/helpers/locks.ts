@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { expect } from 'vitest';
 import { MdclaimError, openBoard } from '../../src/index.js';
@@ -115,4 +115,17 @@ export async function stopOutsideLock(pid: number, location: string): Promise<vo
   } finally {
     await probe.close();
   }
+}
+
+/** Descriptors of this process open on `path`, as readlink shows it (a removed file's ends in " (deleted)"). */
+export function fdsOn(path: string): number {
+  let n = 0;
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      if (readlinkSync(`/proc/self/fd/${fd}`) === path) n++;
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return n;
 }
