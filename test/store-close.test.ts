@@ -5,19 +5,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openBoard } from '../src/index.js';
 import { cleanEnv, CLI } from './helpers/cli.js';
 import { boardFile, read } from './helpers/tmp.js';
-import { fdsOn } from './helpers/locks.js';
+import { fdsOn, until } from './helpers/locks.js';
 
 const BOARD = '- [ ] one\n- [ ] two\n- [ ] three\n';
 
 const afterTurn = () => new Promise<void>((resolve) => process.nextTick(resolve));
-
-async function until(what: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!what()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 const linux = process.platform === 'linux';
 
@@ -56,7 +48,7 @@ describe.skipIf(!linux)('what a board keeps open after an operation', () => {
     const board = openBoard(file, { write: 'replace' });
     await board.next({ by: 'a' });
     await board.next({ by: 'b' });
-    await until(() => fdsOn(`${file} (deleted)`) === 0);
+    await until(() => fdsOn(`${file} (deleted)`) === 0, 'the replaced board to be closed');
     expect(fdsOn(dirname(file))).toBe(1);
     await board.close();
     expect(fdsOn(dirname(file))).toBe(0);
