@@ -54,6 +54,21 @@ describe.skipIf(!linux)('what a board keeps open after an operation', () => {
     expect(fdsOn(dirname(file))).toBe(0);
   });
 
+  it('keeps no pile of replaced boards open through a loop of claims that never gives the event loop a turn', async () => {
+    const file = boardFile(Array.from({ length: 60 }, (_, i) => `- [ ] task ${i}\n`).join(''));
+    const board = openBoard(file, { write: 'replace' });
+    // Each claim takes a free lock at once, so the loop runs in one turn: the close after the turn never comes between.
+    let most = 0;
+    for (let i = 0; i < 60; i++) {
+      await board.next({ by: 'a' });
+      most = Math.max(most, fdsOn(`${file} (deleted)`));
+    }
+    // Each earlier one is on its way to the pool as the next is replaced (a few may still be in flight); one per claim before.
+    expect(most).toBeLessThan(30);
+    await board.close();
+    await until(() => fdsOn(`${file} (deleted)`) === 0, 'the replaced boards to be closed');
+  });
+
   it('arms no timer when closed in the turn of its last operation', async () => {
     const file = boardFile(BOARD);
     const board = openBoard(file);
