@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MdclaimError, openBoard } from '../src/index.js';
 import { CLI } from './helpers/cli.js';
 import { fixture, start, track } from './helpers/procs.js';
-import { children, expectExitWhileQueued, hasFlock1, heldElsewhere, outsideHolder, queuedOn, until, whileHeld } from './helpers/locks.js';
+import { children, expectExitWhileQueued, hasFlock1, heldElsewhere, outsideHolder, queuedOn, queuedWaiter, until, whileHeld } from './helpers/locks.js';
 import { boardFile, bytesOf, read } from './helpers/tmp.js';
 
 const BOARD = '- [ ] one\n- [ ] two\n';
@@ -17,14 +17,17 @@ describe.skipIf(!hasFlock1)('a contended wait queues in the kernel', () => {
     const file = boardFile(BOARD);
     const dir = dirname(file);
     const h = await outsideHolder(dir);
-    const claim = openBoard(file, { lockTimeout: '60s' }).next({ by: 'w' });
+    // Another process: one whose own thread waits in the kernel is seen there from outside, between its blocks never.
+    const w = queuedWaiter(file);
     await until(() => queuedOn(dir) === 1, 'the waiter to queue');
     expect(read(file)).toBe(BOARD);
     h.release();
-    await expect(claim).resolves.toMatchObject({ text: 'one', by: 'w' });
+    expect(await w.exited).toBe(0);
+    expect(w.out()).toBe('got\n');
+    expect(read(file)).toMatch(/^- \[🟡, q, \S+\] one\n- \[ \] two\n$/);
     await h.gone;
     expect(queuedOn(dir)).toBe(0);
-    expect(flockChildren(process.pid, h.pid)).toEqual([]);
+    expect(flockChildren(w.child.pid!, h.pid)).toEqual([]);
   });
 
   it('times out at the deadline, leaves the holder holding and no flock child behind', async () => {

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MdclaimError, openBoard } from '../src/index.js';
 import { children, hasFlock1, heldElsewhere, outsideHolder, queuedOn, until, whileHeld } from './helpers/locks.js';
+import { lockWaits } from '../src/storage/dir-lock.js';
 import { boardFile, bytesOf, read } from './helpers/tmp.js';
 
 const BOARD = '- [ ] one\n- [ ] two\n';
@@ -52,10 +53,29 @@ async function waitBehindHolder(during: (holder: number) => void): Promise<void>
   }
 }
 
-describe.skipIf(!hasFlock1 || !glibc || FLOCK_NR[process.arch] === undefined)('a contended wait on Linux, off the thread after a brief block', () => {
-  it('blocks its thread briefly, then waits off it while the event loop runs, no thread of its own left in flock; claims once the holder lets go', async () => {
-    // The wait is in another process's flock (the helper's, or flock(1)'s), none of this one's threads.
-    await waitBehindHolder(() => expect(threadsInFlock()).toBe(0));
+describe.skipIf(!hasFlock1 || !glibc || FLOCK_NR[process.arch] === undefined)('a contended wait on Linux, on its own thread', () => {
+  it('blocks its thread in flock 20 ms at a time, the event loop turning between, with no helper or flock(1) child; claims once the holder lets go', async () => {
+    const file = boardFile(BOARD);
+    const dir = dirname(file);
+    const h = await outsideHolder(dir);
+    let ticks = 0;
+    const tick = setInterval(() => ticks++, 5);
+    try {
+      const blocks = lockWaits.blocks;
+      const claim = openBoard(file, { lockTimeout: '60s' }).next({ by: 'w' });
+      // Each block ends at its 20 ms, and the loop runs this check between two of them.
+      await until(() => lockWaits.blocks >= blocks + 3, 'three blocks of the thread');
+      const before = ticks;
+      await until(() => ticks > before + 2, 'the event loop to turn while the wait goes on');
+      expect(children(process.pid, 'perl')).toEqual([]);
+      expect(children(process.pid, 'flock').filter((pid) => pid !== h.pid)).toEqual([]);
+      expect(read(file)).toBe(BOARD);
+      h.release();
+      await expect(claim).resolves.toMatchObject({ text: 'one', by: 'w' });
+      await h.gone;
+    } finally {
+      clearInterval(tick);
+    }
   });
 });
 

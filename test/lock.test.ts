@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { MdclaimError, openBoard } from '../src/index.js';
 import { CLI, mdclaim, mdclaimAsync } from './helpers/cli.js';
 import { fixture, lines, start } from './helpers/procs.js';
-import { outsideHolder, queuedOn, until } from './helpers/locks.js';
+import { outsideHolder, until } from './helpers/locks.js';
 import { boardFile, bytesOf, read } from './helpers/tmp.js';
+import { lockWaits } from '../src/storage/dir-lock.js';
 
 const BOARD = '- [ ] one\n- [ ] two\n';
 
@@ -53,9 +54,10 @@ describe('the lock is flock(2) on the board’s directory', () => {
     const file = boardFile(BOARD);
     const held = await outsideHolder(dirname(file));
     let settled = false;
+    const waits = lockWaits.waits;
     const claim = openBoard(file, { lockTimeout: '10m' }).next({ by: 'w' }).finally(() => (settled = true));
-    // The claim waits in the kernel's queue for as long as the lock is held, then goes on.
-    await until(() => queuedOn(dirname(file)) >= 1, 'the claim to queue behind the holder');
+    // The claim waits for as long as the lock is held (in the kernel's queue, on its thread between turns of the event loop), then goes on.
+    await until(() => lockWaits.waits > waits, 'the claim to wait behind the holder');
     expect(settled).toBe(false);
     expect(read(file)).toBe(BOARD);
     held.release();

@@ -4,13 +4,16 @@ import { atDeadline, sleep } from './deadline.js';
 import type { FlockFn } from './flock/types.js';
 import { queueFlock, type QueueResult } from './flock-queue.js';
 import { QueueHelper } from './queue-helper.js';
-import { blockFor, poolWait, type PoolWait } from './flock/pool-wait.js';
+import { blockFor, canBlock, poolWait, type PoolWait } from './flock/pool-wait.js';
 
-/** How long a contended wait blocks this thread in flock before it waits on a pool thread instead. */
+/** How long one block of this thread in flock lasts before the event loop gets a turn (see DirLock.blockBriefly). */
 const BLOCK_MS = 20;
 
 /** A wait of this process is blocked on a pool thread (see DirLock.poolWaitFor). */
 let poolWaiting = false;
+
+/** How many of this process's directory locks hold their kernel lock: while one does, this thread never blocks in flock. */
+let holding = 0;
 
 export type { FlockFn } from './flock/types.js';
 
@@ -29,6 +32,12 @@ const IDLE_MS = 10_000;
  * integer increments.
  */
 export const lockWaits = { waits: 0, kernelWaits: 0, polls: 0, tries: 0, blocks: 0 };
+
+/** Whether a contended wait may block this thread now (see DirLock.blockBriefly). */
+function mayBlock(): boolean {
+  const how = process.env['MDCLAIM_LOCK_WAIT'];
+  return how !== 'helper' && how !== 'pool' && holding === 0 && canBlock();
+}
 
 interface Request {
   exclusive: boolean;
@@ -52,10 +61,11 @@ interface Request {
  *
  * A contended wait queues in the kernel, where waiters are woken as the lock
  * is let go (polling leaves it idle between a release and the next try, and
- * lets an unlucky waiter lose round after round): on this thread for up to
- * BLOCK_MS, then on a pool thread (Linux, see pool-wait.ts), else through a
- * QueueHelper once one is ready, else flock(1), else by polling. The thread
- * blocks BLOCK_MS at most, at most one pool thread waits per process, and
+ * lets an unlucky waiter lose round after round): on this thread, BLOCK_MS
+ * at a time with a turn of the event loop between (Linux, see blockBriefly);
+ * else on a pool thread (MDCLAIM_LOCK_WAIT=pool), else through a QueueHelper
+ * once one is ready, else flock(1), else by polling. The thread blocks
+ * BLOCK_MS at a time at most, at most one pool thread waits per process, and
  * every wait ends at its deadline.
  */
 export class DirLock {
@@ -123,6 +133,7 @@ export class DirLock {
   release(): void {
     if (--this.holders > 0) return;
     this.holders = 0;
+    holding--;
     this.exclusiveHeld = false;
     this.unlockKernel();
     this.lastUsed = Date.now();
@@ -132,7 +143,7 @@ export class DirLock {
   }
 
   private grant(exclusive: boolean): void {
-    this.holders++;
+    if (this.holders++ === 0) holding++;
     this.exclusiveHeld = exclusive;
     this.lastUsed = Date.now();
   }
@@ -185,10 +196,19 @@ export class DirLock {
         continue;
       }
       lockWaits.waits++;
-      if (this.blockBriefly(head)) {
-        this.grant(head.exclusive);
-        this.settle(head, true);
-        continue;
+      if (mayBlock()) {
+        if (this.blockBriefly(head)) {
+          this.grant(head.exclusive);
+          this.settle(head, true);
+          continue;
+        }
+        // Not yet: the event loop gets a turn, and the head blocks again (pump looks at its deadline first).
+        this.waiting = true;
+        setImmediate(() => {
+          this.waiting = false;
+          this.pump();
+        });
+        return;
       }
       this.waiting = true;
       if (this.poolWaitFor(head)) return;
@@ -208,14 +228,16 @@ export class DirLock {
    * Block this thread in flock for the head, up to BLOCK_MS (or its
    * deadline), as a plain blocking claimer does: the kernel then wakes the
    * very thread that goes on to read the board, one wake-up where any wait
-   * off the thread costs two. A wait of eight claimers' turns fits in it;
-   * a longer one goes on, off the thread, through the helper (the event
-   * loop stops for BLOCK_MS at most). A timer of this thread's interrupts
-   * the call (see blockFor).
+   * off the thread costs two. A wait of eight claimers' turns fits in one
+   * block; a longer one blocks again after a turn of the event loop, so
+   * the loop never stops for more than BLOCK_MS, and a long wait never
+   * ends through a slower way back (the helper's two wake-ups were the
+   * longest waits). A timer of this thread's interrupts each block (see
+   * blockFor). Only while this process holds no lock of its own (mayBlock):
+   * an operation of its own that holds one goes on only while the thread
+   * is free, so its waits go through the helper.
    */
   private blockBriefly(head: Request): boolean {
-    const how = process.env['MDCLAIM_LOCK_WAIT'];
-    if (how === 'helper' || how === 'pool') return false;
     lockWaits.blocks++;
     return blockFor(this.fd, head.exclusive, Math.min(BLOCK_MS, head.deadline - Date.now()));
   }

@@ -122,6 +122,12 @@ export function blockFor(fd: number, exclusive: boolean, ms: number): boolean {
   return r === 0;
 }
 
+/** Whether blockFor can block this thread here (loads koffi the first time). */
+export function canBlock(): boolean {
+  const n = load();
+  return n !== null && n.arm !== null;
+}
+
 /** Threads of this process now blocked in flock(2) on `fd`. */
 function blockedOn(n: Native, fd: number): number[] {
   const found: number[] = [];
