@@ -27,23 +27,24 @@ function threadsInFlock(): number {
 const glibc = process.platform === 'linux' && (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header?.glibcVersionRuntime !== undefined;
 
 /**
- * A next that waits behind an outside holder: `during` checks the wait while it goes on and the event loop
- * turns (given the holder's pid); then the holder lets go and the claim is made, the board untouched until then.
+ * A next that waits behind an outside holder: `waiting` (asked for the board's directory before the claim starts)
+ * tells when the wait is under way, said as `what`; `during` checks it while it goes on and the event loop turns
+ * (given the holder's pid and the directory); then the holder lets go and the claim is made, the board untouched until then.
  */
-async function waitBehindHolder(during: (holder: number) => void): Promise<void> {
+async function waitBehindHolder(what: string, waiting: (dir: string) => () => boolean, during: (holder: number, dir: string) => void): Promise<void> {
   const file = boardFile(BOARD);
   const dir = dirname(file);
   const h = await outsideHolder(dir);
   let ticks = 0;
   const tick = setInterval(() => ticks++, 5);
   try {
+    const underWay = waiting(dir);
     const claim = openBoard(file, { lockTimeout: '60s' }).next({ by: 'w' });
-    await until(() => queuedOn(dir) === 1, 'the waiter to queue');
+    await until(underWay, what);
     const before = ticks;
     // A thread blocks for 20 ms at most: timers fire while the wait goes on.
     await until(() => ticks > before + 2, 'the event loop to turn while the wait goes on');
-    expect(queuedOn(dir)).toBe(1);
-    during(h.pid);
+    during(h.pid, dir);
     expect(read(file)).toBe(BOARD);
     h.release();
     await expect(claim).resolves.toMatchObject({ text: 'one', by: 'w' });
@@ -55,27 +56,15 @@ async function waitBehindHolder(during: (holder: number) => void): Promise<void>
 
 describe.skipIf(!hasFlock1 || !glibc || FLOCK_NR[process.arch] === undefined)('a contended wait on Linux, on its own thread', () => {
   it('blocks its thread in flock 20 ms at a time, the event loop turning between, with no helper or flock(1) child; claims once the holder lets go', async () => {
-    const file = boardFile(BOARD);
-    const dir = dirname(file);
-    const h = await outsideHolder(dir);
-    let ticks = 0;
-    const tick = setInterval(() => ticks++, 5);
-    try {
+    // Each block ends at its 20 ms, and the loop runs the check between two of them.
+    const threeBlocks = () => {
       const blocks = lockWaits.blocks;
-      const claim = openBoard(file, { lockTimeout: '60s' }).next({ by: 'w' });
-      // Each block ends at its 20 ms, and the loop runs this check between two of them.
-      await until(() => lockWaits.blocks >= blocks + 3, 'three blocks of the thread');
-      const before = ticks;
-      await until(() => ticks > before + 2, 'the event loop to turn while the wait goes on');
+      return () => lockWaits.blocks >= blocks + 3;
+    };
+    await waitBehindHolder('three blocks of the thread', threeBlocks, (holder) => {
       expect(children(process.pid, 'perl')).toEqual([]);
-      expect(children(process.pid, 'flock').filter((pid) => pid !== h.pid)).toEqual([]);
-      expect(read(file)).toBe(BOARD);
-      h.release();
-      await expect(claim).resolves.toMatchObject({ text: 'one', by: 'w' });
-      await h.gone;
-    } finally {
-      clearInterval(tick);
-    }
+      expect(children(process.pid, 'flock').filter((pid) => pid !== holder)).toEqual([]);
+    });
   });
 });
 
@@ -89,7 +78,8 @@ describe.skipIf(!hasFlock1 || !glibc || FLOCK_NR[process.arch] === undefined)('a
 
   it('queues in the kernel on a pool thread of its own, with no helper or flock(1) child, while the event loop runs; claims once the holder lets go', async () => {
     const perlBefore = children(process.pid, 'perl');
-    await waitBehindHolder((holder) => {
+    await waitBehindHolder('the waiter to queue', (dir) => () => queuedOn(dir) === 1, (holder, dir) => {
+      expect(queuedOn(dir)).toBe(1);
       expect(threadsInFlock()).toBe(1);
       // No helper of this wait's (an earlier test's, for another directory, may still be there).
       expect(children(process.pid, 'perl').filter((p) => !perlBefore.includes(p))).toEqual([]);

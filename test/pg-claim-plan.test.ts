@@ -23,6 +23,19 @@ const TYPES = ['int', 'text', 'bigint', 'text[]', 'text', 'int', 'text', 'boolea
 
 const literal = (v: unknown) => (v === null ? 'NULL' : Array.isArray(v) ? pg.escapeLiteral(`{${v.join(',')}}`) : pg.escapeLiteral(String(v)));
 
+/** Every node of the generic plan `client` makes of next's statement `text` for `values`, as the board's sessions plan it (rolled back, nothing claimed). */
+async function genericPlan(client: pg.Client, text: string, values: unknown[]): Promise<PlanNode[]> {
+  await client.query('SET plan_cache_mode = force_generic_plan');
+  await client.query(`PREPARE claim_plan(${TYPES.join(', ')}) AS ${text}`);
+  await client.query('BEGIN');
+  try {
+    const [row] = (await client.query(`EXPLAIN (FORMAT JSON) EXECUTE claim_plan(${values.map(literal).join(', ')})`)).rows;
+    return nodes((row['QUERY PLAN'] as Array<{ Plan: PlanNode }>)[0]!.Plan);
+  } finally {
+    await client.query('ROLLBACK');
+  }
+}
+
 /** The statement and parameters of the `next` that `run` sends, caught on their way through the driver, and what it returned. */
 async function catchingNext<T>(run: () => Promise<T>): Promise<{ text: string; values: unknown[]; result: T }> {
   let caught: { text: string; values: unknown[] } | null = null;
@@ -65,12 +78,7 @@ describe.skipIf(!pgReachable)(pgTitle("the PostgreSQL board's claim statement"),
     const client = new pg.Client({ connectionString: boardUrl(name).replace(/\?.*$/, '') });
     await client.connect();
     try {
-      await client.query('SET plan_cache_mode = force_generic_plan');
-      await client.query(`PREPARE claim_plan(${TYPES.join(', ')}) AS ${text}`);
-      await client.query('BEGIN');
-      const [row] = (await client.query(`EXPLAIN (FORMAT JSON) EXECUTE claim_plan(${values.map(literal).join(', ')})`)).rows;
-      await client.query('ROLLBACK');
-      const all = nodes((row['QUERY PLAN'] as Array<{ Plan: PlanNode }>)[0]!.Plan);
+      const all = await genericPlan(client, text, values);
       expect(all.filter((n) => n['Function Name'] === 'unnest')).toEqual([]);
       // With migration 6's view it was 72 nodes; the claim needs 38.
       expect(all.length).toBeLessThan(50);
@@ -96,12 +104,7 @@ describe.skipIf(!pgReachable)(pgTitle("the PostgreSQL board's claim statement"),
       try {
         await client.query('ANALYZE mdclaim.task');
         const { text, values } = await caughtNext(open);
-        await client.query('SET plan_cache_mode = force_generic_plan');
-        await client.query(`PREPARE claim_plan(${TYPES.join(', ')}) AS ${text}`);
-        await client.query('BEGIN');
-        const [row] = (await client.query(`EXPLAIN (FORMAT JSON) EXECUTE claim_plan(${values.map(literal).join(', ')})`)).rows;
-        await client.query('ROLLBACK');
-        const all = nodes((row['QUERY PLAN'] as Array<{ Plan: PlanNode }>)[0]!.Plan);
+        const all = await genericPlan(client, text, values);
         // The first waiting task is the first entry of task_first: read in order, never the whole table sorted.
         expect(all.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'task')).toEqual([]);
       } finally {
