@@ -29,10 +29,18 @@ describe('bench --quick --json', () => {
     if (pgUrl !== '') env['MDCLAIM_PG_URL'] = pgUrl;
     // A budget against a hung bench, not a speed limit: a quick run takes 20-60 s on two cores shared with other test
     // runs, and four to five minutes at a load average of 20-30.
-    const r = spawnSync(process.execPath, [BENCH, '--quick', '--json'], { cwd: ROOT, encoding: 'utf8', env, timeout: 600_000 });
+    // maxBuffer: well above what it prints (about 80 kB of JSON, a few kB of progress), so output is never cut short.
+    const r = spawnSync(process.execPath, [BENCH, '--quick', '--json'], { cwd: ROOT, encoding: 'utf8', env, timeout: 600_000, maxBuffer: 256 << 20 });
     status = r.status;
     stderr = r.stderr;
-    doc = JSON.parse(r.stdout) as Json;
+    // A bench that failed or was stopped says how: its exit, the spawn's error, and its progress up to then.
+    const how = `bench --quick --json: exit ${String(r.status)}, signal ${String(r.signal)}, ${r.error ? `error ${r.error.message}, ` : ''}${r.stdout.length} bytes on stdout; stderr ends:\n${stderr.slice(-4000)}`;
+    expect(status, how).toBe(0);
+    try {
+      doc = JSON.parse(r.stdout) as Json;
+    } catch (err) {
+      throw new Error(`${(err as Error).message}: ${how}`);
+    }
   }, 620_000);
 
   it('exits 0 with one JSON document, progress on stderr', () => {

@@ -1,12 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MdclaimError, openBoard } from '../src/index.js';
 import { fixture, track } from './helpers/procs.js';
 import { children, fdsOn, hasFlock1, heldElsewhere, outsideHolder, queuedOn, queuedWaiter, until } from './helpers/locks.js';
-import { boardFile, bytesOf, read } from './helpers/tmp.js';
+import { boardFile, bytesOf, read, scratchDir } from './helpers/tmp.js';
 
 const BOARD = '- [ ] one\n- [ ] two\n- [ ] three\n- [ ] four\n- [ ] five\n- [ ] six\n';
 
@@ -114,7 +113,7 @@ describe.skipIf(!hasFlock1)('waiting without perl', () => {
   it('queues each wait through a flock(1) child instead', async () => {
     const file = boardFile(BOARD);
     const dir = dirname(file);
-    const bin = mkdtempSync(join(tmpdir(), 'mdclaim-path-'));
+    const bin = scratchDir('mdclaim-path-');
     const flock = spawnSync('sh', ['-c', 'command -v flock'], { encoding: 'utf8' }).stdout.trim();
     symlinkSync(flock, join(bin, 'flock'));
     const h = await outsideHolder(dir);
@@ -162,7 +161,7 @@ describe.skipIf(!hasFlock1)('one process, one descriptor, its operations in turn
   });
 
   it('locks the directory the path names now when the one it kept a descriptor of was replaced', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'mdclaim-swap-'));
+    const root = scratchDir('mdclaim-swap-');
     const dir = join(root, 'board');
     mkdirSync(dir);
     const file = join(dir, 'tasks.md');

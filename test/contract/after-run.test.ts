@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { textHash } from '../../src/format/id.js';
 import { runner, until } from '../helpers/runner.js';
+import { scratchDir } from '../helpers/tmp.js';
 import { describeKinds } from './kinds.js';
 
 // A runner with nothing it may claim waits; a task done elsewhere that another waits for
@@ -15,7 +15,7 @@ describeKinds('a looping runner on the $name board', (kind) => {
   it('wakes and claims a task once what it waits for is done by someone else', async () => {
     const at = `${new Date(Date.now() - 60_000).toISOString().slice(0, 19)}Z`;
     const { location, board } = await kind.make(`- [🟡, other, ${at}] Add the /health endpoint\n- [ ] Show health {after: ${A}}\n`);
-    const events = join(mkdtempSync(join(tmpdir(), 'mdclaim-after-run-')), 'events.jsonl');
+    const events = join(scratchDir('mdclaim-after-run-'), 'events.jsonl');
     const r = runner(location, ['--loop', '--max', '1', '--interval', '1h', '--by', 'r1', '--no-commit', '--events', events, '--', 'true']);
     await until('the idle event', () => existsSync(events) && readFileSync(events, 'utf8').includes('"event":"idle"'));
     await board.done(A, { by: 'other' });

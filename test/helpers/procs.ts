@@ -65,10 +65,10 @@ export function lines(out: string, prefix: string): string[] {
  * however loaded the machine is.
  */
 export async function startTogether(runs: { script: string; args: string[]; env?: Record<string, string> }[]): Promise<ReturnType<typeof start>[]> {
-  const { mkdtempSync, writeFileSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
+  const { writeFileSync } = await import('node:fs');
   const { join } = await import('node:path');
-  const gate = join(mkdtempSync(join(tmpdir(), 'mdclaim-barrier-')), 'go');
+  const { scratchDir } = await import('./tmp.js');
+  const gate = join(scratchDir('mdclaim-barrier-'), 'go');
   const started = runs.map((r) => start(r.script, r.args, { ...r.env, MDCLAIM_TEST_BARRIER: gate }));
   const ready = started.map(
     (s) =>

@@ -15,11 +15,16 @@ afterAll(() => {
   for (const d of fileDirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
+/** A fresh empty directory, removed after the test (made in a beforeAll: after the file). */
+export function scratchDir(prefix = 'mdclaim-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  (TestRunner.getCurrentTest() === undefined ? fileDirs : dirs).push(dir);
+  return dir;
+}
+
 /** A fresh directory holding a board with this content; removed after the test (made in a beforeAll: after the file). */
 export function boardFile(content: string | Buffer, name = 'tasks.md'): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mdclaim-test-'));
-  (TestRunner.getCurrentTest() === undefined ? fileDirs : dirs).push(dir);
-  const file = join(dir, name);
+  const file = join(scratchDir(), name);
   writeFileSync(file, content);
   return file;
 }
