@@ -11,6 +11,8 @@ import { fixture, track } from './procs.js';
 /** An outside flock(1) on `dir`, held until `release()` (its stdin closes). */
 export async function outsideHolder(dir: string) {
   const child = track(spawn('flock', ['-x', dir, 'sh', '-c', 'echo locked; cat >/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'] }));
+  // Letting go of a holder that is already gone is nothing (its stdin's end may meet a closed pipe: EPIPE).
+  child.stdin.on('error', () => {});
   const gone = new Promise((r) => child.on('close', r));
   await new Promise((r) => child.stdout.once('data', r));
   return { release: () => child.stdin.end(), gone, pid: child.pid! };
@@ -30,6 +32,8 @@ export async function whileHeld<T>(dir: string, body: (holder: Awaited<ReturnTyp
 /** fixtures/queued-exit.mjs on `file`: it waits for the board's lock, prints `got` if it takes it, and exits when `exit()` writes it a line. */
 export function queuedWaiter(file: string, env: Record<string, string> = {}) {
   const child = track(spawn(process.execPath, [fixture('queued-exit.mjs'), file], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } }));
+  // It exits by itself once it has the lock: asked to exit after that, the line meets a closed pipe (EPIPE), and that is nothing.
+  child.stdin.on('error', () => {});
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
