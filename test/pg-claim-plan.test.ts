@@ -11,6 +11,7 @@ interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
   'Function Name'?: string;
+  'Index Name'?: string;
   Plans?: PlanNode[];
 }
 
@@ -112,6 +113,36 @@ describe.skipIf(!pgReachable)(pgTitle("the PostgreSQL board's claim statement"),
       }
     } finally {
       await open.close();
+      await sql(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+    }
+  });
+
+  it('walks the board in order from the first import into a new database, with no vacuum or analyze run there yet', async () => {
+    // Where nothing has vacuumed or analyzed the task table yet (a new database, autovacuum not yet come or turned off),
+    // the planner guessed the board at a handful of rows and read every task of it by another index at each claim, then sorted them.
+    const db = `mdclaim_plan_new_${process.pid}_${Date.now().toString(36)}`;
+    await sql(`CREATE DATABASE ${db}`);
+    const url = new URL(PG_URL);
+    url.pathname = `/${db}`;
+    url.searchParams.set('board', 'first');
+    const first = new PgBoard(url.toString(), { pool: 1 });
+    try {
+      const lines = Array.from({ length: 1000 }, (_, i) => `- [ ] task ${i + 1}`);
+      await first.importDocument(Buffer.from(`# Tasks\n\n${lines.join('\n')}\n`), { replace: true });
+      const client = new pg.Client({ connectionString: url.toString().replace(/\?.*$/, '') });
+      await client.connect();
+      try {
+        const { text, values } = await caughtNext(first);
+        const all = await genericPlan(client, text, values);
+        const scans = all.filter((n) => n['Relation Name'] === 'task' && n['Index Name'] !== undefined).map((n) => n['Index Name']);
+        // The waiting candidate is read from task_first in board order; the lapsed one from task_lapsing; the claimed row by its key.
+        expect(scans).toContain('task_first');
+        expect(scans.filter((i) => !['task_first', 'task_lapsing', 'task_pkey', 'task_key'].includes(i!))).toEqual([]);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await first.close();
       await sql(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
     }
   });
