@@ -63,6 +63,33 @@ async function caughtNext(board: PgBoard): Promise<{ text: string; values: unkno
   return { text: c.text, values: c.values.map((v, i) => (i === 3 ? [] : v)) };
 }
 
+/**
+ * A database of its own, made for `work` and dropped after it, holding one board of `tasks` open tasks
+ * imported through the board, and a client of that database beside the board's own connection.
+ */
+async function onImportedBoard(prefix: string, tasks: number, work: (board: PgBoard, client: pg.Client) => Promise<void>): Promise<void> {
+  const db = `mdclaim_${prefix}_${process.pid}_${Date.now().toString(36)}`;
+  await sql(`CREATE DATABASE ${db}`);
+  const url = new URL(PG_URL);
+  url.pathname = `/${db}`;
+  url.searchParams.set('board', 'open');
+  const board = new PgBoard(url.toString(), { pool: 1 });
+  try {
+    const lines = Array.from({ length: tasks }, (_, i) => `- [ ] task ${i + 1}`);
+    await board.importDocument(Buffer.from(`# Tasks\n\n${lines.join('\n')}\n`), { replace: true });
+    const client = new pg.Client({ connectionString: url.toString().replace(/\?.*$/, '') });
+    await client.connect();
+    try {
+      await work(board, client);
+    } finally {
+      await client.end();
+    }
+  } finally {
+    await board.close();
+    await sql(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+  }
+}
+
 describe.skipIf(!pgReachable)(pgTitle("the PostgreSQL board's claim statement"), () => {
   const name = uniqueBoard('plan');
   const board = new PgBoard(boardUrl(name), { pool: 1 });
@@ -91,60 +118,25 @@ describe.skipIf(!pgReachable)(pgTitle("the PostgreSQL board's claim statement"),
 
   it("walks the board in order even where the statistics say the whole board is open (a board just imported)", async () => {
     // A database of its own, so that the statistics are this board's alone: 2,000 open tasks, analyzed.
-    const db = `mdclaim_plan_${process.pid}_${Date.now().toString(36)}`;
-    await sql(`CREATE DATABASE ${db}`);
-    const url = new URL(PG_URL);
-    url.pathname = `/${db}`;
-    url.searchParams.set('board', 'open');
-    const open = new PgBoard(url.toString(), { pool: 1 });
-    try {
-      const lines = Array.from({ length: 2000 }, (_, i) => `- [ ] task ${i + 1}`);
-      await open.importDocument(Buffer.from(`# Tasks\n\n${lines.join('\n')}\n`), { replace: true });
-      const client = new pg.Client({ connectionString: url.toString().replace(/\?.*$/, '') });
-      await client.connect();
-      try {
-        await client.query('ANALYZE mdclaim.task');
-        const { text, values } = await caughtNext(open);
-        const all = await genericPlan(client, text, values);
-        // The first waiting task is the first entry of task_first: read in order, never the whole table sorted.
-        expect(all.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'task')).toEqual([]);
-      } finally {
-        await client.end();
-      }
-    } finally {
-      await open.close();
-      await sql(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
-    }
+    await onImportedBoard('plan', 2000, async (open, client) => {
+      await client.query('ANALYZE mdclaim.task');
+      const { text, values } = await caughtNext(open);
+      const all = await genericPlan(client, text, values);
+      // The first waiting task is the first entry of task_first: read in order, never the whole table sorted.
+      expect(all.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'task')).toEqual([]);
+    });
   });
 
   it('walks the board in order from the first import into a new database, with no vacuum or analyze run there yet', async () => {
     // Where nothing has vacuumed or analyzed the task table yet (a new database, autovacuum not yet come or turned off),
     // the planner guessed the board at a handful of rows and read every task of it by another index at each claim, then sorted them.
-    const db = `mdclaim_plan_new_${process.pid}_${Date.now().toString(36)}`;
-    await sql(`CREATE DATABASE ${db}`);
-    const url = new URL(PG_URL);
-    url.pathname = `/${db}`;
-    url.searchParams.set('board', 'first');
-    const first = new PgBoard(url.toString(), { pool: 1 });
-    try {
-      const lines = Array.from({ length: 1000 }, (_, i) => `- [ ] task ${i + 1}`);
-      await first.importDocument(Buffer.from(`# Tasks\n\n${lines.join('\n')}\n`), { replace: true });
-      const client = new pg.Client({ connectionString: url.toString().replace(/\?.*$/, '') });
-      await client.connect();
-      try {
-        const { text, values } = await caughtNext(first);
-        const all = await genericPlan(client, text, values);
-        const scans = all.filter((n) => n['Relation Name'] === 'task' && n['Index Name'] !== undefined).map((n) => n['Index Name']);
-        // The waiting candidate is read from task_first in board order; the lapsed one from task_lapsing; the claimed row by its key.
-        expect(scans).toContain('task_first');
-        expect(scans.filter((i) => !['task_first', 'task_lapsing', 'task_pkey', 'task_key'].includes(i!))).toEqual([]);
-      } finally {
-        await client.end();
-      }
-    } finally {
-      await first.close();
-      await sql(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
-    }
+    await onImportedBoard('plan_new', 1000, async (first, client) => {
+      const { text, values } = await caughtNext(first);
+      const all = await genericPlan(client, text, values);
+      const scans = all.filter((n) => n['Relation Name'] === 'task' && n['Index Name'] !== undefined).map((n) => n['Index Name']);
+      // The waiting candidate is read from task_first in board order; the lapsed one from task_lapsing; the claimed row by its key.
+      expect(scans).toContain('task_first');
+      expect(scans.filter((i) => !['task_first', 'task_lapsing', 'task_pkey', 'task_key'].includes(i!))).toEqual([]);
+    });
   });
 });
-
